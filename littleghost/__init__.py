@@ -1,0 +1,1 @@
+"""littleghost: validated, safe tools for AI agents."""

@@ -1,0 +1,1 @@
+"""littleghost_testing: the pytest kit for littleghost tools."""

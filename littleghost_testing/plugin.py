@@ -1,0 +1,1 @@
+"""pytest plugin for littleghost (fixtures land with the testing kit)."""
