@@ -1,0 +1,77 @@
+"""Deeply frozen JSON values.
+
+Frozen containers subclass ``dict`` and ``list`` so that they compare equal to
+the plain values and ``json.dumps`` accepts them, while every mutator raises
+``TypeError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+__all__ = ["FrozenDict", "FrozenList", "freeze", "thaw"]
+
+
+def _immutable(self: object, *args: object, **kwargs: object) -> NoReturn:
+    raise TypeError(f"{type(self).__name__} is immutable")
+
+
+class FrozenDict(dict[str, Any]):
+    """A ``dict`` that refuses mutation."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _immutable
+    __ior__ = _immutable
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({dict.__repr__(self)})"
+
+
+class FrozenList(list[Any]):
+    """A ``list`` that refuses mutation."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = _immutable
+    clear = sort = reverse = __iadd__ = __imul__ = _immutable
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenList, (list(self),))
+
+    def __repr__(self) -> str:
+        return f"FrozenList({list.__repr__(self)})"
+
+
+def freeze(value: Any) -> Any:
+    """Return ``value`` deeply frozen, with every mapping key turned into ``str``."""
+    if isinstance(value, FrozenDict | FrozenList):
+        return value
+    if isinstance(value, Mapping):
+        return FrozenDict({str(key): freeze(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return FrozenList(freeze(item) for item in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Return a plain, mutable deep copy of a frozen value."""
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(item) for item in value]
+    return value

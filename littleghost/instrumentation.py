@@ -1,0 +1,127 @@
+"""Events about tool calls and MCP traffic, for logging, metrics and tests.
+
+``subscribe(callback)`` receives an ``Event`` after each instrumented
+operation. When an OpenTelemetry tracer provider is configured, the same
+operations are also recorded as spans; with no subscribers and no provider,
+instrumentation costs a couple of attribute reads.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import MappingProxyType, TracebackType
+from typing import Any
+
+from opentelemetry import trace
+
+__all__ = ["Event", "Subscription", "subscribe"]
+
+_logger = logging.getLogger("littleghost.instrumentation")
+_tracer = trace.get_tracer("littleghost")
+_lock = threading.Lock()
+_subscribers: tuple[Callable[[Event], object], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One instrumented operation: what, with which details, how long, and how it failed."""
+
+    name: str
+    payload: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    duration: float | None = None
+    error: BaseException | None = None
+
+
+class Subscription:
+    """A registered callback; ``unsubscribe()`` or leaving the ``with`` block removes it."""
+
+    __slots__ = ("_callback",)
+
+    def __init__(self, callback: Callable[[Event], object]) -> None:
+        self._callback = callback
+
+    def unsubscribe(self) -> None:
+        global _subscribers
+        with _lock:
+            remaining = list(_subscribers)
+            if self._callback in remaining:
+                remaining.remove(self._callback)
+            _subscribers = tuple(remaining)
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.unsubscribe()
+
+
+def subscribe(callback: Callable[[Event], object]) -> Subscription:
+    """Call ``callback`` with every event from now on, from whichever thread emits it."""
+    global _subscribers
+    if not callable(callback):
+        raise TypeError(f"callback must be callable, not {type(callback).__name__}")
+    with _lock:
+        _subscribers = (*_subscribers, callback)
+    return Subscription(callback)
+
+
+def active() -> bool:
+    """Whether anything listens: subscribers or a configured tracer provider."""
+    return bool(_subscribers) or _tracing()
+
+
+def emit(event: Event) -> None:
+    """Deliver ``event``; a failing subscriber is logged, never raised into tool code."""
+    for callback in _subscribers:
+        try:
+            callback(event)
+        except Exception:
+            _logger.exception("instrumentation subscriber %r failed", callback)
+
+
+class Measurement:
+    """Payload that an instrumented block fills in before its event is emitted."""
+
+    __slots__ = ("payload",)
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.payload = payload
+
+
+@contextmanager
+def measure(name: str, **payload: Any) -> Iterator[Measurement]:
+    """Time the block, then emit ``name`` (and end its span) with the payload it set."""
+    measurement = Measurement(payload)
+    started = time.perf_counter()
+    span = _tracer.start_span(f"littleghost.{name}") if _tracing() else None
+    error: BaseException | None = None
+    try:
+        yield measurement
+    except BaseException as exc:
+        error = exc
+        raise
+    finally:
+        duration = time.perf_counter() - started
+        if span is not None:
+            for key, value in measurement.payload.items():
+                if isinstance(value, str | bool | int | float):
+                    span.set_attribute(f"littleghost.{key}", value)
+            if error is not None:
+                span.record_exception(error)
+                span.set_status(trace.Status(trace.StatusCode.ERROR, type(error).__name__))
+            span.end()
+        emit(Event(name, MappingProxyType(dict(measurement.payload)), duration, error))
+
+
+def _tracing() -> bool:
+    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)

@@ -1,0 +1,81 @@
+"""``Run`` and ``Invocation``: one request's identity, context and owned resources."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, TypeVar
+
+from ._closing import close_all
+from ._frozen import freeze
+from .context import RunContext
+from .errors import ConfigurationError
+
+__all__ = ["Invocation", "Run"]
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """Values the application supplies for one run: use them for authorization.
+
+    ``context`` is deeply read-only; the model can never set any of this.
+    """
+
+    actor_id: Any = None
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        context = {} if self.context is None else self.context
+        if not isinstance(context, Mapping):
+            raise TypeError(f"Invocation context must be a mapping, not {type(context).__name__}")
+        object.__setattr__(self, "context", freeze(context))
+
+
+class Run:
+    """One run: its invocation, its RunContext, and the resources it must close."""
+
+    def __init__(
+        self, invocation: Invocation | None = None, context: RunContext | None = None
+    ) -> None:
+        self.invocation = Invocation() if invocation is None else invocation
+        self.context = RunContext() if context is None else context
+        self._resources: list[object] = []
+        self._closed = False
+
+    def __repr__(self) -> str:
+        return f"<Run actor_id={self.invocation.actor_id!r} resources={len(self._resources)}>"
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def register(self, resource: R) -> R:
+        """Close ``resource`` (sync or async ``close()``) when the run ends."""
+        if not callable(getattr(resource, "close", None)):
+            raise TypeError(f"{type(resource).__name__} has no close() method")
+        if self._closed:
+            raise ConfigurationError("The run is closed; it cannot own new resources")
+        self._resources.append(resource)
+        return resource
+
+    async def aclose(self) -> None:
+        """Close every registered resource, newest first; ``CleanupError`` if any failed."""
+        if self._closed:
+            return
+        self._closed = True
+        resources, self._resources = self._resources, []
+        await close_all(resources, "the run's resources")
+
+    async def __aenter__(self) -> Run:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
