@@ -166,7 +166,7 @@ def _explain(keyword: str, details: Mapping[str, Any], error: Any) -> str:
         case "maxProperties":
             return f"must have at most {limit} properties"
         case "pattern":
-            return f"must match pattern {details.get('pattern')!r}"
+            return f"must match pattern /{details.get('pattern')}/"
         case "enum":
             return f"must be one of {json.dumps(details.get('options'), ensure_ascii=False)}"
         case "const":
