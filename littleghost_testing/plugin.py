@@ -1,1 +1,36 @@
-"""pytest plugin for littleghost (fixtures land with the testing kit)."""
+"""The pytest plugin: fixtures for testing littleghost tools.
+
+Registered through the ``pytest11`` entry point, so it is active as soon as
+``littleghost[testing]`` is installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import littleghost as lg
+from littleghost.instrumentation import Event
+
+__all__ = ["lg_events", "run_context", "tool_binding"]
+
+
+@pytest.fixture
+def run_context() -> lg.RunContext:
+    """A fresh RunContext: empty state, an active token, no deadline."""
+    return lg.RunContext()
+
+
+@pytest.fixture
+def tool_binding(run_context: lg.RunContext) -> lg.Binding:
+    """A Binding whose run (with no actor and an empty invocation context) uses ``run_context``."""
+    return lg.Binding(run=lg.Run(context=run_context))
+
+
+@pytest.fixture
+def lg_events() -> Iterator[list[Event]]:
+    """Every instrumentation event emitted during the test, in order."""
+    events: list[Event] = []
+    with lg.instrumentation.subscribe(events.append):
+        yield events

@@ -1,0 +1,57 @@
+"""The pytest plugin's fixtures, used the way an application's test suite uses them."""
+
+import pytest
+
+import littleghost as lg
+
+pytestmark = pytest.mark.anyio
+
+
+class Echo(lg.Tool):
+    description = "Echo the text."
+    input_schema = {"type": "object", "properties": {"text": {"type": "string"}}}
+
+    async def call(self, input):
+        self.context.state["echoed"] = input["text"]
+        return f"{self.run.invocation.actor_id}: {input['text']}"
+
+
+async def test_fixtures_bind_a_run_that_shares_the_run_context(run_context, tool_binding):
+    tool = tool_binding.build(Echo)[0]
+    assert tool.run.context is run_context
+
+    result = await tool.execute({"text": "hi"}, context=run_context)
+
+    assert result.content == "None: hi"
+    assert run_context.state == {"echoed": "hi"}
+
+
+async def test_lg_events_captures_tool_calls_in_order(lg_events, tool_binding):
+    tool = Echo(binding=tool_binding)
+    await tool.execute({"text": "a"})
+    await tool.execute({"text": 1})
+
+    assert [(e.name, e.payload["tool"], e.payload["status"]) for e in lg_events] == [
+        ("tool_call", "echo", "success"),
+        ("tool_call", "echo", "error"),
+    ]
+    assert all(e.duration is not None and e.duration >= 0 for e in lg_events)
+
+
+def test_lg_events_unsubscribes_after_the_test(pytester):
+    pytester.makepyfile(
+        """
+        import littleghost as lg
+        from littleghost import instrumentation
+
+        seen = []
+
+        def test_one(lg_events):
+            seen.append(lg_events)
+
+        def test_two():
+            instrumentation.emit(instrumentation.Event("probe"))
+            assert seen[0] == []
+        """
+    )
+    pytester.runpytest_inprocess("-p", "no:xdist").assert_outcomes(passed=2)
