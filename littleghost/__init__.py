@@ -6,6 +6,7 @@ cleanup failures propagate.
 """
 
 from . import instrumentation
+from .agent import Agent, ToolCallLimitError
 from .binding import Binding
 from .cancellation import CancellationToken
 from .context import RunContext
@@ -20,12 +21,14 @@ from .errors import (
     ToolError,
 )
 from .function_tool import tool
+from .model import Message, Model, ModelRequest, ModelResponse, ToolCall
 from .registry import ToolRegistry
 from .results import Artifact, ExecutionResult, Result
 from .run import Invocation, Run
 from .tool import Tool
 
 __all__ = [
+    "Agent",
     "Artifact",
     "Binding",
     "CancellationToken",
@@ -36,12 +39,18 @@ __all__ = [
     "ExecutionResult",
     "Invocation",
     "LittleGhostError",
+    "Message",
+    "Model",
+    "ModelRequest",
+    "ModelResponse",
     "ProtocolError",
     "ProviderError",
     "Result",
     "Run",
     "RunContext",
     "Tool",
+    "ToolCall",
+    "ToolCallLimitError",
     "ToolError",
     "ToolRegistry",
     "instrumentation",

@@ -11,6 +11,7 @@ from ._closing import close_all
 from ._frozen import freeze
 from .context import RunContext
 from .errors import ConfigurationError
+from .model import Message
 
 __all__ = ["Invocation", "Run"]
 
@@ -25,7 +26,7 @@ class Invocation:
     """
 
     actor_id: Any = None
-    context: Mapping[str, Any] = field(default_factory=dict)
+    context: Mapping[str, Any] | None = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         context = {} if self.context is None else self.context
@@ -35,13 +36,19 @@ class Invocation:
 
 
 class Run:
-    """One run: its invocation, its RunContext, and the resources it must close."""
+    """One run: its invocation, its RunContext, and the resources it must close.
+
+    An agent run also records the conversation (``messages``) and the final
+    ``response``.
+    """
 
     def __init__(
         self, invocation: Invocation | None = None, context: RunContext | None = None
     ) -> None:
         self.invocation = Invocation() if invocation is None else invocation
         self.context = RunContext() if context is None else context
+        self.response: str | None = None
+        self.messages: tuple[Message, ...] = ()
         self._resources: list[object] = []
         self._closed = False
 

@@ -6,14 +6,16 @@ Registered through the ``pytest11`` entry point, so it is active as soon as
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 import littleghost as lg
 from littleghost.instrumentation import Event
 
-__all__ = ["lg_events", "run_context", "tool_binding"]
+from .scripted_model import ScriptedModel, Step
+
+__all__ = ["lg_events", "run_context", "scripted_model", "tool_binding"]
 
 
 @pytest.fixture
@@ -34,3 +36,13 @@ def lg_events() -> Iterator[list[Event]]:
     events: list[Event] = []
     with lg.instrumentation.subscribe(events.append):
         yield events
+
+
+@pytest.fixture
+def scripted_model() -> Callable[..., ScriptedModel]:
+    """Build a ScriptedModel: ``model = scripted_model(ModelResponse(...), "final text")``."""
+
+    def build(*steps: Step) -> ScriptedModel:
+        return ScriptedModel(*steps)
+
+    return build

@@ -55,3 +55,29 @@ def test_lg_events_unsubscribes_after_the_test(pytester):
         """
     )
     pytester.runpytest_inprocess("-p", "no:xdist").assert_outcomes(passed=2)
+
+
+class Greeter(lg.Agent):
+    tools = [Echo]
+
+
+async def test_scripted_model_drives_an_agent_and_records_its_requests(scripted_model):
+    model = scripted_model(
+        lg.ModelResponse(tool_calls=[lg.ToolCall(id="c1", name="echo", arguments={"text": "hi"})]),
+        lambda request: lg.ModelResponse(text=f"tool said {request.messages[-1].content}"),
+    )
+
+    run = await Greeter.ask_async("say hi", model=model, actor_id="ada")
+
+    assert run.response == "tool said ada: hi"
+    assert len(model.requests) == 2 and model.remaining == 0
+
+
+async def test_scripted_model_fails_loudly_when_the_script_runs_out(scripted_model):
+    with pytest.raises(AssertionError, match="no response left for request 2"):
+        await Greeter.ask_async(
+            "x",
+            model=scripted_model(
+                lg.ModelResponse(tool_calls=[lg.ToolCall(id="1", name="echo", arguments={})])
+            ),
+        )
