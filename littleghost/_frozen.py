@@ -17,12 +17,24 @@ def _immutable(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise TypeError(f"{type(self).__name__} is immutable")
 
 
+def _seal(self: FrozenDict | FrozenList) -> None:
+    if getattr(self, "_sealed", False):
+        _immutable(self)
+    object.__setattr__(self, "_sealed", True)
+
+
 class FrozenDict(dict[str, Any]):
     """A ``dict`` that refuses mutation."""
 
-    __slots__ = ()
+    __slots__ = ("_sealed",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # dict.__init__ on an existing dict updates it: allow it only once, at creation.
+        _seal(self)
+        dict.__init__(self, *args, **kwargs)
+
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _immutable
-    __ior__ = _immutable
+    __ior__ = __setattr__ = __delattr__ = _immutable
 
     def __copy__(self) -> FrozenDict:
         return self
@@ -40,9 +52,15 @@ class FrozenDict(dict[str, Any]):
 class FrozenList(list[Any]):
     """A ``list`` that refuses mutation."""
 
-    __slots__ = ()
+    __slots__ = ("_sealed",)
+
+    def __init__(self, *args: Any) -> None:
+        # list.__init__ on an existing list replaces its items: allow it only once.
+        _seal(self)
+        list.__init__(self, *args)
+
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = _immutable
-    clear = sort = reverse = __iadd__ = __imul__ = _immutable
+    clear = sort = reverse = __iadd__ = __imul__ = __setattr__ = __delattr__ = _immutable
 
     def __copy__(self) -> FrozenList:
         return self
@@ -65,6 +83,8 @@ def freeze(value: Any) -> Any:
         return FrozenDict({str(key): freeze(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
         return FrozenList(freeze(item) for item in value)
+    if isinstance(value, set):
+        return frozenset(value)  # equal to the set; its items are hashable, so already fixed
     return value
 
 

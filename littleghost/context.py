@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from types import MappingProxyType, TracebackType
+from types import TracebackType
 from typing import Any
 
 import anyio
 
+from ._frozen import freeze
 from .cancellation import CancellationToken
 from .errors import CancelledError, DeadlineExceededError
 
@@ -34,10 +35,12 @@ class RunContext:
     ) -> None:
         if deadline is not None and not isinstance(deadline, int | float):
             raise TypeError(f"deadline must be a number or None, not {type(deadline).__name__}")
+        if deadline is not None and math.isnan(deadline):
+            raise ValueError("deadline must be a time on the time.monotonic() clock, not nan")
         self.state: dict[str, Any] = {} if state is None else state
         self.cancellation = CancellationToken() if cancellation is None else cancellation
         self.deadline: float | None = None if deadline is None else float(deadline)
-        self.metadata: Mapping[str, Any] = MappingProxyType(dict(metadata or {}))
+        self.metadata: Mapping[str, Any] = freeze(metadata or {})
 
     @classmethod
     def with_timeout(cls, seconds: float, **kwargs: Any) -> RunContext:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, overload
+from typing import Annotated, Any, overload
 
 import pydantic
 from pydantic.json_schema import GenerateJsonSchema
@@ -64,7 +64,8 @@ def _tool_class(
     if not text:
         raise ConfigurationError(f"Tool {tool_name!r} needs a description or a docstring")
     model, schema, passes_context = _input_model(fn, tool_name)
-    field_names = tuple(model.model_fields)
+    # Fields have neutral names; each parameter's name is its field's alias.
+    field_names = tuple((field, info.alias) for field, info in model.model_fields.items())
 
     def arguments(input: Mapping[str, Any]) -> dict[str, Any]:
         try:
@@ -74,7 +75,7 @@ def _tool_class(
                 f"{json_path(list(item['loc']))} {item['msg'].lower()}" for item in error.errors()
             )
             raise ToolError(f"Invalid tool input: {problems}") from None
-        return {field: getattr(parsed, field) for field in field_names}
+        return {str(alias): getattr(parsed, field) for field, alias in field_names}
 
     if inspect.iscoroutinefunction(fn):
 
@@ -130,7 +131,10 @@ def _input_model(
             )
         annotation = hints.get(parameter.name, Any)
         default = ... if parameter.default is parameter.empty else parameter.default
-        fields[parameter.name] = (annotation, default)
+        # A parameter named like a BaseModel member (json, schema, model_config, _private)
+        # would shadow it or be dropped: the name lives in the alias only.
+        alias = pydantic.Field(alias=parameter.name)
+        fields[f"p{len(fields)}"] = (Annotated[annotation, alias], default)
     try:
         model = pydantic.create_model(
             f"{tool_name}_input", __config__=pydantic.ConfigDict(extra="forbid"), **fields

@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 
-from ._closing import close_all, close_resource
+from ._closing import close_all
 from .binding import Binding
 from .context import RunContext
 from .errors import ConfigurationError, ToolError
@@ -185,6 +185,8 @@ class ToolRegistry:
             self._owned = [owned for owned in self._owned if owned is not previous]
             self._tools[name] = tool
             if not any(held is previous for held in self._tools.values()):
-                await close_resource(previous)
+                # Shielded and collected like every other close: once it is no longer
+                # owned, an interrupted close would never be retried.
+                await close_all([previous], f"the replaced tool {name}")
             return
         self._tools[name] = tool

@@ -221,9 +221,11 @@ def _success(value: Any) -> ExecutionResult:
         value, artifacts = value.value, value.artifacts
     try:
         content = render_content(value)
-    except (TypeError, ValueError, RecursionError) as error:
-        return ExecutionResult("error", None, UNSERIALIZABLE, error, artifacts)
     except Exception as error:
+        json_failure = isinstance(error, TypeError | ValueError | RecursionError)
+        if json_failure and isinstance(value, Mapping | list | tuple):
+            return ExecutionResult("error", None, UNSERIALIZABLE, error, artifacts)
+        # Anything else (a ``__str__`` that raises) is a tool failure, sanitized.
         return ExecutionResult.failure(f"Tool failed ({type(error).__name__})", error)
     return ExecutionResult("success", value, content, None, artifacts)
 
