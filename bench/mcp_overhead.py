@@ -1,0 +1,169 @@
+"""MCP toolset overhead: a Toolset tool call against raw ``mcp.Client.call_tool``.
+
+Run: ``python bench/mcp_overhead.py [--calls N] [--backend asyncio|trio]``.
+Prints per-transport latency (sequential calls), throughput (100 concurrent
+calls) and discovery of a 1000-tool catalog, each as littleghost / raw.
+The HTTP server runs uvicorn in a thread on a TCP_NODELAY socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp
+from mcp.client.stdio import StdioServerParameters
+from mcp.server.mcpserver import MCPServer
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests" / "mcp")]
+
+from mcp_servers.catalog import build_server  # noqa: E402
+from mcp_servers.http import HttpServer  # noqa: E402
+
+import littleghost as lg  # noqa: E402
+from littleghost.mcp import Toolset  # noqa: E402
+
+CONCURRENCY = 100
+
+
+def large_server(count: int) -> MCPServer:
+    server = MCPServer("large")
+    for i in range(count):
+
+        def tool(text: str, limit: int = 10) -> str:
+            return text
+
+        server.add_tool(tool, name=f"tool_{i}", description=f"Tool number {i}.")
+    return server
+
+
+async def interleaved(
+    rounds: int, raw: Callable[[], Awaitable[float]], ours: Callable[[], Awaitable[float]]
+) -> tuple[float, float]:
+    """Medians of alternating raw and littleghost measurements, after one warm-up each.
+
+    Alternating keeps drift (CPU frequency, GC, a busy neighbour) out of the ratio.
+    """
+    await raw()
+    await ours()
+    raw_figures: list[float] = []
+    our_figures: list[float] = []
+    for _ in range(rounds):
+        raw_figures.append(await raw())
+        our_figures.append(await ours())
+    return statistics.median(raw_figures), statistics.median(our_figures)
+
+
+async def measure_calls(client_factory: Callable[[], mcp.Client], calls: int) -> dict[str, float]:
+    class Bench(Toolset):
+        def client(self, binding: lg.Binding) -> mcp.Client:
+            return client_factory()
+
+    figures: dict[str, float] = {}
+    async with client_factory() as raw, lg.Run() as run:
+        binding = lg.Binding(run=run)
+        echo = {cls.tool_name: cls for cls in await Bench.tools(binding)}["echo"](binding)
+        arguments = {"text": "hello"}
+
+        async def raw_call() -> Any:
+            return await raw.call_tool("echo", arguments)
+
+        async def our_call() -> Any:
+            return await echo.execute(arguments, context=run.context)
+
+        def sequential(one: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[float]]:
+            async def body() -> float:
+                started = time.perf_counter()
+                for _ in range(calls):
+                    await one()
+                return (time.perf_counter() - started) / calls
+
+            return body
+
+        def concurrent(one: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[float]]:
+            async def body() -> float:
+                started = time.perf_counter()
+                async with anyio.create_task_group() as tg:
+                    for _ in range(CONCURRENCY):
+                        tg.start_soon(one)
+                return CONCURRENCY / (time.perf_counter() - started)
+
+            return body
+
+        figures["raw_call"], figures["lg_call"] = await interleaved(
+            7, sequential(raw_call), sequential(our_call)
+        )
+        figures["raw_throughput"], figures["lg_throughput"] = await interleaved(
+            15, concurrent(raw_call), concurrent(our_call)
+        )
+    return figures
+
+
+async def measure_discovery(count: int) -> dict[str, float]:
+    server = large_server(count)
+
+    class Large(Toolset):
+        def client(self, binding: lg.Binding) -> mcp.Client:
+            return mcp.Client(server)
+
+    async def raw() -> float:
+        started = time.perf_counter()
+        async with mcp.Client(server) as client:
+            listed = await client.list_tools()
+            assert len(listed.tools) == count
+        return time.perf_counter() - started
+
+    async def littleghost() -> float:
+        started = time.perf_counter()
+        async with lg.Run() as run:
+            assert len(await Large.tools(lg.Binding(run=run))) == count
+        return time.perf_counter() - started
+
+    raw_seconds, our_seconds = await interleaved(3, raw, littleghost)
+    return {"raw_discovery": raw_seconds, "lg_discovery": our_seconds}
+
+
+async def main(calls: int) -> None:
+    logging.disable(logging.WARNING)  # the SDK's servers log every request at INFO
+    server = build_server()
+    stdio = StdioServerParameters(
+        command=sys.executable, args=["-m", "tests.mcp.mcp_servers.catalog"], cwd=REPO
+    )
+    with HttpServer(build_server().streamable_http_app()) as http:
+        transports: dict[str, Callable[[], mcp.Client]] = {
+            "in-process": lambda: mcp.Client(server),
+            "stdio": lambda: mcp.Client(stdio),
+            "http": lambda: mcp.Client(f"{http.url}/mcp"),
+        }
+        print(
+            f"{'transport':<11} {'raw ms':>7} {'lg ms':>7} {'ratio':>6}   "
+            f"{'raw calls/s':>11} {'lg calls/s':>10} {'ratio':>6}"
+        )
+        for name, factory in transports.items():
+            f = await measure_calls(factory, calls)
+            print(
+                f"{name:<11} {f['raw_call'] * 1e3:7.3f} {f['lg_call'] * 1e3:7.3f} "
+                f"{f['lg_call'] / f['raw_call']:5.2f}x   {f['raw_throughput']:11.0f} "
+                f"{f['lg_throughput']:10.0f} {f['lg_throughput'] / f['raw_throughput']:5.2f}x"
+            )
+    d = await measure_discovery(1000)
+    print(
+        f"discovery of 1000 tools: raw {d['raw_discovery']:.3f} s, "
+        f"littleghost {d['lg_discovery']:.3f} s, {d['lg_discovery'] / d['raw_discovery']:.2f}x"
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--backend", default="asyncio", choices=["asyncio", "trio"])
+    options = parser.parse_args()
+    anyio.run(main, options.calls, backend=options.backend)

@@ -1,0 +1,5 @@
+"""MCP toolsets: the tools of any MCP server, through the official MCP Python SDK."""
+
+from .toolset import Toolset
+
+__all__ = ["Toolset"]

@@ -1,0 +1,157 @@
+"""Limits on untrusted data an MCP server sends.
+
+A server is remote code we do not control: every catalog, schema and result
+is measured before it is kept, and exceeding a limit is a ``ProtocolError``
+naming the limit (the ``Toolset`` attribute that sets it), so an operator can
+tell a hostile server from a large one and raise the limit on purpose.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import littleghost as lg
+
+__all__ = ["Bounds", "CatalogMeter", "ImageMeter"]
+
+_MIB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """The limits of one toolset; defaults documented in docs/mcp.md."""
+
+    max_tools: int = 1000
+    max_pages: int = 100
+    max_catalog_bytes: int = 10 * _MIB
+    max_cursor_bytes: int = 16 * 1024
+    max_schema_depth: int = 64
+    max_schema_nodes: int = 10_000
+    max_regexes: int = 1000
+    max_regex_bytes: int = 64 * 1024
+    max_total_regex_bytes: int = _MIB
+    max_images: int = 20
+    max_image_bytes: int = 16 * _MIB
+    max_total_image_bytes: int = 64 * _MIB
+
+    @classmethod
+    def of(cls, owner: object) -> Bounds:
+        """Read every limit from same-named attributes of ``owner`` (a Toolset class)."""
+        values = {name: getattr(owner, name) for name in cls.__slots__}
+        for name, value in values.items():
+            if type(value) is not int or value < 1:
+                raise TypeError(f"{name} must be a positive int, got {value!r}")
+        return cls(**values)
+
+
+def _exceeded(bound: str, limit: int, what: str) -> lg.ProtocolError:
+    return lg.ProtocolError(f"MCP server exceeded {bound} ({limit}): {what}")
+
+
+class CatalogMeter:
+    """Accumulates one discovery's pages, cursors, schemas and regexes against the limits."""
+
+    def __init__(self, bounds: Bounds) -> None:
+        self._bounds = bounds
+        self._pages = 0
+        self._tools = 0
+        self._bytes = 0
+        self._cursors: set[str] = set()
+        self._regexes = 0
+        self._regex_bytes = 0
+
+    def page(self, tool_count: int, size: int) -> None:
+        """Count one tools/list page of ``tool_count`` tools and ``size`` JSON bytes."""
+        b = self._bounds
+        self._pages += 1
+        if self._pages > b.max_pages:
+            raise _exceeded("max_pages", b.max_pages, "too many tools/list pages")
+        self._tools += tool_count
+        if self._tools > b.max_tools:
+            raise _exceeded("max_tools", b.max_tools, "too many tools in the catalog")
+        self._bytes += size
+        if self._bytes > b.max_catalog_bytes:
+            raise _exceeded("max_catalog_bytes", b.max_catalog_bytes, "tool catalog too large")
+
+    def cursor(self, cursor: str) -> None:
+        """Reject a next-page cursor that is oversized or was already seen (endless pagination)."""
+        b = self._bounds
+        if len(cursor.encode()) > b.max_cursor_bytes:
+            raise _exceeded("max_cursor_bytes", b.max_cursor_bytes, "pagination cursor too large")
+        if cursor in self._cursors:
+            raise lg.ProtocolError("MCP server repeated a pagination cursor (endless pagination)")
+        self._cursors.add(cursor)
+
+    def schema(self, schema: Any, where: str) -> None:
+        """Check one schema's depth and size and count its regexes, without recursion.
+
+        Regexes are counted conservatively: every string under a ``pattern`` key
+        and every key of a ``patternProperties`` object, wherever it sits.
+        """
+        b = self._bounds
+        nodes = 0
+        stack: list[tuple[Any, int]] = [(schema, 1)]
+        while stack:
+            value, depth = stack.pop()
+            nodes += 1
+            if nodes > b.max_schema_nodes:
+                raise _exceeded("max_schema_nodes", b.max_schema_nodes, f"{where} too large")
+            if isinstance(value, Mapping):
+                if depth > b.max_schema_depth:
+                    raise _exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
+                for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
+                    if key == "pattern" and isinstance(item, str):
+                        self._regex(item, where)
+                    elif key == "patternProperties" and isinstance(item, Mapping):
+                        for regex in item:  # pyright: ignore[reportUnknownVariableType]
+                            self._regex(str(regex), where)  # pyright: ignore[reportUnknownArgumentType]
+                    stack.append((item, depth + 1))
+            elif isinstance(value, list):
+                if depth > b.max_schema_depth:
+                    raise _exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
+                stack.extend((item, depth + 1) for item in value)  # pyright: ignore[reportUnknownVariableType]
+
+    def _regex(self, regex: str, where: str) -> None:
+        b = self._bounds
+        size = len(regex.encode())
+        if size > b.max_regex_bytes:
+            raise _exceeded("max_regex_bytes", b.max_regex_bytes, f"regex in {where} too large")
+        self._regexes += 1
+        if self._regexes > b.max_regexes:
+            raise _exceeded("max_regexes", b.max_regexes, "too many regexes in the catalog")
+        self._regex_bytes += size
+        if self._regex_bytes > b.max_total_regex_bytes:
+            raise _exceeded(
+                "max_total_regex_bytes", b.max_total_regex_bytes, "regexes in the catalog too large"
+            )
+
+
+class ImageMeter:
+    """Decodes one result's images against the count and size limits."""
+
+    def __init__(self, bounds: Bounds) -> None:
+        self._bounds = bounds
+        self._count = 0
+        self._bytes = 0
+
+    def decode(self, data: str) -> bytes:
+        """Strict base64 decode, measured before decoding so oversized data is never expanded."""
+        b = self._bounds
+        self._count += 1
+        if self._count > b.max_images:
+            raise _exceeded("max_images", b.max_images, "too many images in one result")
+        size = len(data) * 3 // 4
+        if size > b.max_image_bytes:
+            raise _exceeded("max_image_bytes", b.max_image_bytes, "image too large")
+        if self._bytes + size > b.max_total_image_bytes:
+            raise _exceeded("max_total_image_bytes", b.max_total_image_bytes, "images too large")
+        try:
+            decoded = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            raise lg.ProtocolError("MCP server sent an image that is not valid base64") from None
+        self._bytes += len(decoded)
+        return decoded

@@ -1,0 +1,80 @@
+"""Turning an MCP ``CallToolResult`` into a littleghost value.
+
+The default value is what a model most usefully reads: ``structuredContent``
+when the server sent it, else the text blocks joined by newlines, else the
+remaining blocks as JSON. Images never reach model-facing content as base64;
+they become ``lg.Artifact`` objects and are listed as ``{"type": "image",
+"mimeType": ...}`` placeholders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+
+import littleghost as lg
+from littleghost._validation import SchemaValidator
+
+from .bounds import Bounds, ImageMeter
+
+__all__ = ["Converted", "convert_result"]
+
+
+@dataclass(frozen=True, slots=True)
+class Converted:
+    """The default value of a successful call and the artifacts it carried."""
+
+    value: Any
+    artifacts: tuple[lg.Artifact, ...]
+
+
+def convert_result(
+    result: types.CallToolResult,
+    *,
+    tool_name: str,
+    output_validator: SchemaValidator | None,
+    bounds: Bounds,
+) -> Converted:
+    """Convert a result; ``isError`` raises ``ToolError`` with the server's text.
+
+    Raises ``ProtocolError`` when the result breaks the tool's ``outputSchema``
+    or its images are malformed or exceed the limits.
+    """
+    texts: list[str] = []
+    others: list[Any] = []
+    artifacts: list[lg.Artifact] = []
+    images: ImageMeter | None = None
+    for block in result.content:
+        if isinstance(block, types.TextContent):
+            texts.append(block.text)
+        elif isinstance(block, types.ImageContent):
+            images = images or ImageMeter(bounds)
+            data = images.decode(block.data)
+            artifacts.append(lg.Artifact(data, block.mime_type))
+            others.append({"type": "image", "mimeType": block.mime_type})
+        else:
+            others.append(block.model_dump(mode="json", by_alias=True, exclude_none=True))
+    if result.is_error:
+        raise lg.ToolError("\n".join(texts) or f"MCP tool {tool_name} failed")
+    structured = result.structured_content
+    if output_validator is not None:
+        if structured is None:
+            raise lg.ProtocolError(
+                f"MCP tool {tool_name} declares an outputSchema but returned no structuredContent"
+            )
+        if not output_validator.is_valid(structured):
+            violations = output_validator.violations(structured)
+            detail = "; ".join(v.message for v in violations[:3])
+            raise lg.ProtocolError(
+                f"MCP tool {tool_name} returned structuredContent that breaks its outputSchema: "
+                f"{detail}"
+            )
+    if structured is not None:
+        value: Any = structured
+    elif texts:
+        value = "\n".join(texts)
+    else:
+        value = others or None
+    return Converted(value, tuple(artifacts))
