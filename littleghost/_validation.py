@@ -296,28 +296,32 @@ def _non_json(value: Any, parts: list[str | int]) -> Iterator[Violation]:
         value, parts = stack.pop()
         if value is None or isinstance(value, bool | int):
             continue
-        where = json_path(parts)
         if isinstance(value, str):
             if _has_surrogate(value):
+                where = json_path(parts)
                 yield Violation(where, "type", f"{where} is not valid Unicode (a lone surrogate)")
         elif isinstance(value, float):
             if not math.isfinite(value):
+                where = json_path(parts)
                 yield Violation(where, "type", f"{where} must be a finite number, not {value!r}")
         elif isinstance(value, dict):
             children: list[tuple[Any, list[str | int]]] = []
             for key, item in value.items():
-                if not isinstance(key, str):
-                    message = f"{where} has a key that is not a string: {key!r}"
-                    yield Violation(where, "type", message)
-                elif _has_surrogate(key):
+                if isinstance(key, str) and not _has_surrogate(key):
+                    children.append((item, [*parts, key]))
+                    continue
+                where = json_path(parts)
+                if isinstance(key, str):
                     yield Violation(where, "type", f"{where} has a key that is not valid Unicode")
                 else:
-                    children.append((item, [*parts, key]))
+                    message = f"{where} has a key that is not a string: {key!r}"
+                    yield Violation(where, "type", message)
             stack.extend(reversed(children))
         elif isinstance(value, list | tuple):
             items = list(enumerate(value))
             stack.extend((item, [*parts, index]) for index, item in reversed(items))
         else:
+            where = json_path(parts)
             yield Violation(where, "type", f"{where} is not a JSON value")
 
 

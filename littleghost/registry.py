@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 
-from ._closing import close_all
+from ._closing import close_after, close_all
 from .binding import Binding
 from .context import RunContext
 from .errors import ConfigurationError, ToolError
@@ -55,7 +55,7 @@ class ToolRegistry:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        await self.aclose()
+        await close_after(exc, self.aclose)
 
     async def open(self) -> None:
         """Resolve the entries; on failure, close what was already built and re-raise."""
@@ -79,6 +79,8 @@ class ToolRegistry:
         owned, self._owned = self._owned, []
         self._tools.clear()
         await close_all(owned, "the registry's tools")
+
+    close = aclose  # so that a Run can own a registry: run.register(registry)
 
     # -- contents -----------------------------------------------------------
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, TypeVar
 
-from ._closing import close_all
+from ._closing import close_after, close_all
 from ._frozen import freeze
 from .context import RunContext
 from .errors import ConfigurationError
@@ -85,4 +85,4 @@ class Run:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        await self.aclose()
+        await close_after(exc, self.aclose)

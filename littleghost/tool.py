@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, ClassVar
 
+import anyio
 import anyio.to_thread
 
 from . import instrumentation
@@ -169,6 +170,9 @@ class Tool:
                 raise
             except DeadlineExceededError:
                 measurement.payload["status"] = "deadline_exceeded"
+                raise
+            except anyio.get_cancelled_exc_class():
+                measurement.payload["status"] = "cancelled"
                 raise
             except BaseException:
                 measurement.payload["status"] = "raised"
