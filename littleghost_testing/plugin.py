@@ -7,6 +7,7 @@ Registered through the ``pytest11`` entry point, so it is active as soon as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,7 +16,10 @@ from littleghost.instrumentation import Event
 
 from .scripted_model import ScriptedModel, Step
 
-__all__ = ["lg_events", "run_context", "scripted_model", "tool_binding"]
+if TYPE_CHECKING:  # imported lazily: the MCP server stack is heavy for suites that don't use it
+    from .fake_server import FakeMCPServer
+
+__all__ = ["fake_mcp_server", "lg_events", "run_context", "scripted_model", "tool_binding"]
 
 
 @pytest.fixture
@@ -46,3 +50,20 @@ def scripted_model() -> Callable[..., ScriptedModel]:
         return ScriptedModel(*steps)
 
     return build
+
+
+@pytest.fixture
+def fake_mcp_server() -> Iterator[Callable[..., FakeMCPServer]]:
+    """Build FakeMCPServers: ``server = fake_mcp_server("help-center")``; all closed at teardown."""
+    from .fake_server import FakeMCPServer
+
+    servers: list[FakeMCPServer] = []
+
+    def build(name: str = "fake") -> FakeMCPServer:
+        server = FakeMCPServer(name)
+        servers.append(server)
+        return server
+
+    yield build
+    for server in servers:
+        server.close()

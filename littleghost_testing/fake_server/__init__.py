@@ -1,0 +1,19 @@
+"""Fake MCP servers for tests: declared tools, scripted faults, records, any transport."""
+
+from .faults import Crash, Delay, ErrorResult, Fault, Hang, JsonRpcError, Malformed, Oversized
+from .records import Call, Cancellation
+from .server import FakeMCPServer
+
+__all__ = [
+    "Call",
+    "Cancellation",
+    "Crash",
+    "Delay",
+    "ErrorResult",
+    "FakeMCPServer",
+    "Fault",
+    "Hang",
+    "JsonRpcError",
+    "Malformed",
+    "Oversized",
+]

@@ -1,0 +1,264 @@
+"""``FakeMCPServer``: an MCP server for tests, with scripted faults and records."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+
+import anyio
+import anyio.to_thread
+import mcp
+import mcp_types as types
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+
+from .faults import ErrorResult, Fault
+from .http import HttpServer
+from .memory import MemoryTransport
+from .records import Call, Cancellation, Records
+from .script import Pagination, Script
+from .serving import Serving
+from .sessions import CountedTransport
+from .stdio import RECORDS_ENV, SCRIPT_ENV, child_parameters, run_stdio
+from .tools import converting
+
+__all__ = ["FakeMCPServer"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+Transport = Literal["memory", "http", "stdio"]
+
+
+class FakeMCPServer:
+    """An MCP server built on the SDK's ``MCPServer``, handing out clients over any transport.
+
+    Declare tools with ``@server.tool(...)``, script faults with ``fault()``,
+    ``fault_listing()`` and ``paginate()``, connect with ``client()`` and assert
+    on ``calls``, ``cancellations`` and the session counts. ``close()`` (or
+    ``async with server``) stops the HTTP server and removes temporary files.
+    """
+
+    def __init__(self, name: str = "fake", *, import_path: str | None = None) -> None:
+        self.name = name
+        self._import_path = import_path
+        self._module: str = sys._getframe(1).f_globals.get("__name__", "")
+        self._records = Records()
+        self._script = Script(self._records)
+        self._sdk = MCPServer(name, lifespan=self._http_lifespan, log_level="WARNING")
+        self._sdk.middleware.append(self._script)
+        self._http: HttpServer | None = None
+        self._tempdir: Path | None = None
+        self._stdio_clients = 0
+
+    def __repr__(self) -> str:
+        return f"<FakeMCPServer {self.name!r} tools={[t.name for t in self._tools()]}>"
+
+    # -- declaring --------------------------------------------------------------
+
+    def tool(
+        self,
+        name: str | None = None,
+        *,
+        description: str | None = None,
+        input_schema: Mapping[str, Any] | None = None,
+        output_schema: Mapping[str, Any] | None = None,
+        fault: Fault | None = None,
+    ) -> Callable[[F], F]:
+        """Register a sync or async function as a tool; the function is returned unchanged.
+
+        The input schema comes from the type hints unless ``input_schema`` is
+        given; explicit schemas are advertised verbatim (even invalid ones, to
+        test clients), and the arguments still arrive as keyword arguments.
+        """
+
+        def register(fn: F) -> F:
+            tool_name = name or fn.__name__
+            self._sdk.add_tool(
+                converting(fn), name=tool_name, description=description, structured_output=False
+            )
+            declared: dict[str, Any] = {}
+            if input_schema is not None:
+                declared["inputSchema"] = dict(input_schema)
+            if output_schema is not None:
+                declared["outputSchema"] = dict(output_schema)
+            self._script.schemas[tool_name] = declared
+            self.fault(tool_name, fault)
+            return fn
+
+        return register
+
+    def fault(self, tool: str, fault: Fault | None) -> None:
+        """Script how calls to ``tool`` misbehave from now on; ``None`` makes it behave."""
+        if fault is None:
+            self._script.faults.pop(tool, None)
+        else:
+            self._script.faults[tool] = fault
+        self._publish()
+
+    def fault_listing(self, fault: Fault | None) -> None:
+        """Script how ``tools/list`` misbehaves; every fault but ``ErrorResult`` applies."""
+        if isinstance(fault, ErrorResult):
+            raise TypeError("ErrorResult is a tool-call result; a listing cannot return it")
+        self._script.listing_fault = fault
+        self._publish()
+
+    def paginate(self, page_size: int | None, *, endless: bool = False) -> None:
+        """List tools ``page_size`` at a time (``None``: one page); ``endless`` never ends."""
+        if page_size is not None and page_size < 1:
+            raise ValueError(f"page_size must be positive, got {page_size}")
+        self._script.pagination = Pagination(page_size, endless) if page_size else None
+        self._publish()
+
+    def reset(self) -> None:
+        """Forget every fault, the pagination and all records (tools stay)."""
+        self._script.faults.clear()
+        self._script.listing_fault = None
+        self._script.pagination = None
+        self._records.clear()
+        self._publish()
+
+    # -- connecting -------------------------------------------------------------
+
+    def client(self, transport: Transport = "memory", **options: Any) -> mcp.Client:
+        """A fresh, unconnected ``mcp.Client`` for this server; ``options`` go to ``mcp.Client``.
+
+        ``"memory"`` runs the server in the client's event loop, ``"http"``
+        connects over Streamable HTTP to a server this object starts and owns,
+        and ``"stdio"`` starts a child process that imports this server as
+        ``module:attribute`` (so it must be defined at module level, or given
+        ``import_path=``) with the faults as they are now.
+        """
+        if transport == "memory":
+            lowlevel = self._sdk._lowlevel_server  # pyright: ignore[reportPrivateUsage]
+            return mcp.Client(MemoryTransport(lowlevel, self._records), **options)
+        if transport == "http":
+            counted = CountedTransport(streamable_http_client(self.url), self._records)
+            return mcp.Client(counted, **options)
+        if transport == "stdio":
+            return mcp.Client(
+                CountedTransport(stdio_client(self._child()), self._records), **options
+            )
+        raise ValueError(f"unknown transport {transport!r}: use 'memory', 'http' or 'stdio'")
+
+    @property
+    def url(self) -> str:
+        """The Streamable HTTP endpoint, starting the HTTP server on first use."""
+        if self._http is None:
+            http = HttpServer(
+                self._sdk.streamable_http_app, name=f"littleghost-fake-http-{self.name}"
+            )
+            http.start()
+            self._http = http
+        return f"{self._http.url}/mcp"
+
+    @property
+    def import_path(self) -> str:
+        """``module:attribute`` naming this server, for stdio children."""
+        if self._import_path is not None:
+            return self._import_path
+        module = sys.modules.get(self._module)
+        if module is not None and self._module != "__main__":
+            for attribute, value in vars(module).items():
+                if value is self:
+                    return f"{self._module}:{attribute}"
+        raise ValueError(
+            f"{self!r} is not importable as module:attribute: define it at module level "
+            "or pass FakeMCPServer(..., import_path='module:attribute') to use stdio"
+        )
+
+    # -- observing --------------------------------------------------------------
+
+    @property
+    def calls(self) -> list[Call]:
+        """Every ``tools/call`` received, in order, as ``(tool, arguments)`` records."""
+        return self._records.calls
+
+    @property
+    def cancellations(self) -> list[Cancellation]:
+        """Calls interrupted before they were answered: ``(tool, arguments, reason)``."""
+        return self._records.cancellations
+
+    @property
+    def sessions_opened(self) -> int:
+        return self._records.sessions[0]
+
+    @property
+    def sessions_closed(self) -> int:
+        return self._records.sessions[1]
+
+    async def wait_for(self, condition: Callable[[], object], *, within: float = 5.0) -> None:
+        """Wait until ``condition()`` holds: servers record on their own time (threads, processes).
+
+        Raises ``TimeoutError`` after ``within`` seconds.
+        """
+        with anyio.fail_after(within):
+            while not condition():  # noqa: ASYNC110 - polls records other threads and processes write
+                await anyio.sleep(0.005)
+
+    # -- serving and closing ----------------------------------------------------
+
+    def serve_stdio(self) -> None:
+        """Serve over stdin/stdout until EOF: what the stdio child process runs."""
+        script = os.environ.get(SCRIPT_ENV)
+        if script is not None:
+            self._script.follow(Path(script))
+        records = os.environ.get(RECORDS_ENV)
+        if records is not None:
+            self._records.write_to(open(records, "a"))  # noqa: SIM115 - open until the process exits
+        run_stdio(self._sdk._lowlevel_server)  # pyright: ignore[reportPrivateUsage]
+
+    def close(self) -> None:
+        """Stop the HTTP server and delete temporary files; the server can be used again."""
+        http, self._http = self._http, None
+        if http is not None:
+            http.stop()
+        self._records.unfollow_all()
+        tempdir, self._tempdir = self._tempdir, None
+        if tempdir is not None:
+            shutil.rmtree(tempdir, ignore_errors=True)
+
+    async def __aenter__(self) -> FakeMCPServer:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await anyio.to_thread.run_sync(self.close)
+
+    def _child(self) -> StdioServerParameters:
+        target = self.import_path
+        if self._tempdir is None:
+            self._tempdir = Path(tempfile.mkdtemp(prefix="littleghost-fake-"))
+            self._publish()
+        self._stdio_clients += 1
+        records = self._tempdir / f"records-{self._stdio_clients}.jsonl"
+        self._records.follow(records)
+        return child_parameters(target, self._tempdir / "script.json", records)
+
+    def _publish(self) -> None:
+        """Keep the script file stdio children follow up to date."""
+        if self._tempdir is not None:
+            self._script.publish(self._tempdir / "script.json")
+
+    def _tools(self) -> list[Any]:
+        return self._sdk._tool_manager.list_tools()  # pyright: ignore[reportPrivateUsage]
+
+    @asynccontextmanager
+    async def _http_lifespan(self, _sdk: MCPServer[Any]) -> AsyncIterator[Serving]:
+        yield Serving(crash=self._crash_http)
+
+    async def _crash_http(self) -> None:
+        assert self._http is not None
+        self._http.drop_connections()
+        raise MCPError(code=types.INTERNAL_ERROR, message="the server crashed")
