@@ -326,26 +326,52 @@ def _non_json(value: Any, parts: list[str | int]) -> Iterator[Violation]:
 
 
 def _is_json(value: Any) -> bool:
-    """Whether ``value`` is plain JSON: string keys, valid Unicode, finite numbers."""
+    """Whether ``value`` is plain JSON: string keys, valid Unicode, finite numbers.
+
+    Dispatches on the exact type first: model input is plain dicts, lists and
+    strings, and this check runs on every valid call.
+    """
     stack = [value]
     while stack:
         value = stack.pop()
-        if isinstance(value, str):
-            if _has_surrogate(value):
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() and _has_surrogate(value):
                 return False
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                return False
-        elif isinstance(value, dict):
+        elif kind is dict:
             for key in value:
-                if not isinstance(key, str) or _has_surrogate(key):
+                if type(key) is not str or (not key.isascii() and _has_surrogate(key)):
                     return False
             stack.extend(value.values())
-        elif isinstance(value, list | tuple):
+        elif kind is list:
             stack.extend(value)
-        elif value is not None and not isinstance(value, int):
+        elif kind is int or kind is bool or value is None:
+            continue
+        elif kind is float:
+            if not math.isfinite(value):
+                return False
+        elif not _is_json_subclass(value, stack):
             return False
     return True
+
+
+def _is_json_subclass(value: Any, stack: list[Any]) -> bool:
+    """The slow path of ``_is_json``: subclasses of the JSON types, and tuples."""
+    if isinstance(value, str):
+        return not _has_surrogate(value)
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, int):
+        return True
+    if isinstance(value, dict):
+        if any(not isinstance(key, str) or _has_surrogate(key) for key in value):
+            return False
+        stack.extend(value.values())
+        return True
+    if isinstance(value, list | tuple):
+        stack.extend(value)
+        return True
+    return False
 
 
 def _has_surrogate(text: str) -> bool:

@@ -82,9 +82,7 @@ def render_content(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, Mapping | list | tuple):
-        return json.dumps(
-            value, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_plain
-        )
+        return _ENCODER.encode(value)
     return str(value)
 
 
@@ -92,3 +90,9 @@ def _plain(value: object) -> object:
     if isinstance(value, Mapping):
         return dict(value)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+# Built once: json.dumps with options builds an encoder on every call.
+_ENCODER = json.JSONEncoder(
+    separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_plain
+)
