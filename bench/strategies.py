@@ -1,0 +1,189 @@
+"""Benchmark: littleghost_testing.strategies against hypothesis-jsonschema on real tool schemas.
+
+For every input schema in tests/data/tool_schemas it measures, for each library,
+examples generated per second (a plain ``@given`` run, Hypothesis's default
+health checks on, generation phase only), how many values littleghost's own
+validator rejects, health-check failures, and schemas the library cannot
+handle at all.
+
+hypothesis-jsonschema needs hypothesis 6.170.9 (its latest release breaks on
+object schemas with later versions), so it runs in a throwaway venv that this
+script drives through a subprocess (this same file, in ``--worker`` mode):
+
+    python3 -m venv /tmp/hjs-venv
+    /tmp/hjs-venv/bin/pip install hypothesis==6.170.9 hypothesis-jsonschema
+    /work/venv/bin/python bench/strategies.py --hjs-python /tmp/hjs-venv/bin/python
+
+Results go to stdout as a Markdown summary and, with ``--json PATH``, per schema.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "data" / "tool_schemas"
+
+
+def measure(
+    strategy_for: Any, schemas: list[dict[str, Any]], examples: int
+) -> list[dict[str, Any]]:
+    """Run ``examples`` draws per schema; report rate, values and failures (no validation here)."""
+    from hypothesis import Phase, given, settings
+    from hypothesis.errors import FailedHealthCheck
+
+    results = []
+    for schema in schemas:
+        values: list[Any] = []
+        record: dict[str, Any] = {"error": None, "health_check": False}
+        gc.collect()
+        gc.disable()  # as timeit does: one collector pause would dominate a 50 ms run
+        started = time.perf_counter()
+        try:
+            strategy = strategy_for(schema)
+
+            @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate])
+            @given(strategy)
+            def run(value: Any) -> None:
+                values.append(value)  # noqa: B023 -- run() is called in this iteration
+
+            run()
+        except FailedHealthCheck as error:
+            record["health_check"] = True
+            record["error"] = str(error).strip().splitlines()[0][:200]
+        except Exception as error:  # the library cannot handle this schema
+            record["error"] = f"{type(error).__name__}: {str(error).strip()[:200]}"
+        finally:
+            elapsed = time.perf_counter() - started
+            gc.enable()
+        record.update(
+            examples=len(values),
+            seconds=elapsed,
+            rate=len(values) / elapsed if values else 0.0,
+            values=values,
+        )
+        results.append(record)
+    return results
+
+
+def _hjs_strategy(schema: dict[str, Any]) -> Any:
+    from hypothesis_jsonschema import from_schema
+
+    return from_schema(schema)
+
+
+def _ours(schema: dict[str, Any]) -> Any:
+    from littleghost_testing.strategies import from_schema
+
+    return from_schema(schema)
+
+
+def worker(examples: int, out: Path) -> None:
+    """Inside the hypothesis-jsonschema venv: schemas on stdin, results to ``out``."""
+    schemas = json.load(sys.stdin)
+    out.write_text(json.dumps(measure(_hjs_strategy, schemas, examples), default=repr))
+
+
+def load_corpus() -> list[tuple[str, dict[str, Any]]]:
+    found = []
+    for path in sorted(CORPUS.glob("*.json")):
+        server = json.loads(path.read_text())
+        found += [(f"{path.stem}/{tool['name']}", tool["inputSchema"]) for tool in server["tools"]]
+    return found
+
+
+def judge(schema: dict[str, Any], record: dict[str, Any]) -> None:
+    """Count the generated values littleghost's validator rejects."""
+    from littleghost._validation import SchemaValidator
+
+    validator = SchemaValidator(schema)
+    record["invalid"] = sum(not validator.is_valid(value) for value in record.pop("values"))
+
+
+def summary(name: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+    working = [r for r in records if r["error"] is None]
+    rates = [r["rate"] for r in working]
+    return {
+        "library": name,
+        "schemas": len(records),
+        "supported": len(working),
+        "health_check_failures": sum(r["health_check"] for r in records),
+        "other_failures": sum(r["error"] is not None and not r["health_check"] for r in records),
+        "invalid_values": sum(r["invalid"] for r in records),
+        "values": sum(r["examples"] for r in records),
+        "median_rate": statistics.median(rates) if rates else 0.0,
+        "min_rate": min(rates, default=0.0),
+        "max_rate": max(rates, default=0.0),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=25, help="examples per schema")
+    parser.add_argument("--hjs-python", help="python of a venv with hypothesis-jsonschema")
+    parser.add_argument("--limit", type=int, help="only the first N schemas")
+    parser.add_argument("--json", type=Path, help="write per-schema results here")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.examples, args.out)
+        return
+    corpus = load_corpus()[: args.limit]
+    schemas = [schema for _, schema in corpus]
+    libraries = {"littleghost": measure(_ours, schemas, args.examples)}
+    if args.hjs_python:
+        with tempfile.TemporaryDirectory() as scratch:
+            out = Path(scratch) / "hjs.json"
+            command = [args.hjs_python, __file__, "--worker", "--examples", str(args.examples)]
+            subprocess.run(
+                [*command, "--out", str(out)], input=json.dumps(schemas), text=True, check=True
+            )
+            libraries["hypothesis-jsonschema"] = json.loads(out.read_text())
+    for records in libraries.values():
+        for schema, record in zip(schemas, records, strict=True):
+            judge(schema, record)
+    totals = [summary(name, records) for name, records in libraries.items()]
+    print(f"{len(schemas)} schemas, {args.examples} examples each\n")
+    print(
+        "| library | median examples/s | min | max | supported | health-check failures "
+        "| other failures | invalid values / values |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for t in totals:
+        print(
+            f"| {t['library']} | {t['median_rate']:.0f} | {t['min_rate']:.1f} "
+            f"| {t['max_rate']:.0f} "
+            f"| {t['supported']}/{t['schemas']} | {t['health_check_failures']} "
+            f"| {t['other_failures']} | {t['invalid_values']}/{t['values']} |"
+        )
+    if len(libraries) == 2:
+        ours, theirs = libraries["littleghost"], libraries["hypothesis-jsonschema"]
+        ratios = [
+            a["rate"] / b["rate"]
+            for a, b in zip(ours, theirs, strict=True)
+            if a["rate"] and b["rate"]
+        ]
+        print(
+            f"\nper-schema speed-up (both working): median {statistics.median(ratios):.1f}x, "
+            f"min {min(ratios):.1f}x, over {len(ratios)} schemas"
+        )
+    if args.json:
+        rows = {
+            name: [dict(r, tool=tool) for (tool, _), r in zip(corpus, records, strict=True)]
+            for name, records in libraries.items()
+        }
+        args.json.write_text(json.dumps({"summary": totals, "schemas": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

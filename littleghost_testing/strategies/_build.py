@@ -1,0 +1,226 @@
+"""Turn a JSON Schema into a Hypothesis strategy of valid values, by construction.
+
+Each schema is flattened (``$ref`` and ``allOf`` intersected), combinators are
+distributed into one branch per alternative, and each branch builds values of
+each allowed type directly. Filters remain only where the schema itself is a
+negation (``not``, ``else``, the other ``oneOf`` branches) or where two
+constraints cannot be intersected (two patterns).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ._arrays import arrays
+from ._context import Context, RefStack, Schema, TooDeep, canonical
+from ._errors import SchemaError
+from ._merge import TYPES, flatten, merge
+from ._numbers import integers, numbers
+from ._objects import objects
+from ._strings import TEXT_ALPHABET, strings
+
+__all__ = ["Builder"]
+
+Node = dict[str, Any]
+_BRANCHING = ("anyOf", "oneOf", "if")
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(TEXT_ALPHABET, max_size=12),
+)
+# Any JSON value: what `true` and `{}` accept.
+ANY_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(TEXT_ALPHABET, max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+class Builder:
+    """Builds (and memoizes) the strategies for the parts of one root schema."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def build(self, schema: Schema, stack: RefStack) -> st.SearchStrategy[Any]:
+        key = (id(schema), stack.key())
+        found = self.ctx.memo.get(key)
+        if found is not None:
+            return found[1]
+        node, refs = flatten(schema, self.ctx)
+        strategy = self.node(node, stack.push(refs))
+        self.ctx.memo[key] = (schema, strategy)  # keeps `schema` alive, so its id stays unique
+        return strategy
+
+    def node(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
+        if not node:
+            return ANY_JSON
+        extras: list[Node] = node.get("allOf", [])
+        for index, extra in enumerate(extras):
+            if any(keyword in extra for keyword in _BRANCHING):
+                rest = {key: value for key, value in node.items() if key != "allOf"}
+                others = extras[:index] + extras[index + 1 :]
+                if others:
+                    rest["allOf"] = others
+                return self.branches(rest, extra, stack)
+        base = {key: value for key, value in node.items() if key != "allOf"}
+        checks = []
+        for extra in extras:
+            excluded = _excluded_types(extra)
+            if excluded is not None:
+                base = merge(base, {"type": [t for t in TYPES if t not in excluded]})
+                continue
+            # Every property and item this node evaluates is on it now (allOf, $ref
+            # and the chosen branch are merged in): "no unevaluated ones" means none
+            # beyond them. The check stays for what merging cannot see.
+            if extra.get("unevaluatedProperties") is False and "additionalProperties" not in base:
+                base = merge(base, {"additionalProperties": False})
+            if extra.get("unevaluatedItems") is False and base.get("items", True) is True:
+                allowed = [True] * len(base.get("prefixItems", ()))
+                base = merge(base, {"prefixItems": allowed, "items": False})
+            checks.append(self.ctx.check(extra))
+        strategy = self.typed(base, stack)
+        for check in checks:
+            strategy = strategy.filter(check)
+        return strategy
+
+    def branches(self, rest: Node, extra: Node, stack: RefStack) -> st.SearchStrategy[Any]:
+        """One strategy per alternative of an ``anyOf``/``oneOf``/``if`` (the rest merged in)."""
+        options: list[tuple[list[Schema], Schema | None]] = []
+        if "if" in extra:
+            options.append(([extra["if"], extra.get("then", True)], None))
+            options.append(([extra.get("else", True)], {"not": extra["if"]}))
+        else:
+            keyword = "anyOf" if "anyOf" in extra else "oneOf"
+            alternatives: list[Schema] = extra[keyword]
+            for index, branch in enumerate(alternatives):
+                others = alternatives[:index] + alternatives[index + 1 :]
+                exclude = {"not": {"anyOf": others}} if keyword == "oneOf" and others else None
+                options.append(([branch], exclude))
+        strategies: list[st.SearchStrategy[Any]] = []
+        failures: list[Exception] = []
+        for parts, exclude in options:
+            try:
+                node, refs = dict(rest), []
+                for part in parts:
+                    flat, inner = flatten(part, self.ctx)
+                    node, refs = merge(node, flat), refs + inner
+                strategy = self.node(node, stack.push(refs))
+            except (SchemaError, TooDeep) as failure:
+                failures.append(failure)
+                continue
+            if exclude is not None and not (
+                "oneOf" in extra and _disjoint(node, exclude, self.ctx)
+            ):
+                strategy = strategy.filter(self.ctx.check(exclude))
+            strategies.append(strategy)
+        if not strategies:
+            reasons = [failure for failure in failures if isinstance(failure, SchemaError)]
+            if not reasons:
+                raise failures[0]
+            keyword = next(k for k in _BRANCHING if k in extra)
+            raise SchemaError(f"no alternative of {keyword} can be satisfied: {reasons[0]}")
+        return st.one_of(strategies)
+
+    def typed(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
+        kinds = list(node.get("type") or TYPES)
+        if "number" in kinds and "integer" in kinds:
+            kinds.remove("integer")
+        if "const" in node or "enum" in node:
+            values = [node["const"]] if "const" in node else list(node["enum"])
+            check = self.ctx.check(node)
+            allowed = [value for value in values if check(value)]
+            if not allowed:
+                keyword = "const" if "const" in node else "enum"
+                raise SchemaError(f"no {keyword} value satisfies the schema's other keywords")
+            return st.sampled_from(allowed)
+        strategies: list[st.SearchStrategy[Any]] = []
+        failures: list[Exception] = []
+        for kind in kinds:
+            try:
+                strategies.append(self.of_type(kind, node, stack))
+            except (SchemaError, TooDeep) as failure:
+                failures.append(failure)
+        if not strategies:
+            raise failures[0]
+        return st.one_of(strategies)
+
+    def of_type(self, kind: str, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
+        is_multiple = self.ctx.check({"multipleOf": node.get("multipleOf", 1)})
+        match kind:
+            case "null":
+                return st.none()
+            case "boolean":
+                return st.booleans()
+            case "integer":
+                return integers(node, is_multiple)
+            case "number":
+                return numbers(node, is_multiple)
+            case "string":
+                return strings(node)
+            case "array":
+                return arrays(node, stack, self.build, self.ctx)
+            case "object":
+                return objects(node, stack, self.build, self.ctx)
+            case _:
+                raise SchemaError(f"unknown type {kind!r}")
+
+
+def _excluded_types(extra: Node) -> list[str] | None:
+    """The types a ``{"not": {"type": ...}}`` rules out, when a type list can express it."""
+    negated = extra.get("not")
+    if set(extra) != {"not"} or not isinstance(negated, dict) or set(negated) != {"type"}:
+        return None
+    kinds = [negated["type"]] if isinstance(negated["type"], str) else list(negated["type"])
+    if "integer" in kinds and "number" not in kinds:
+        return None  # "not integer" keeps non-integral numbers: no type list says that
+    return [*kinds, "integer"] if "number" in kinds else kinds
+
+
+def _disjoint(node: Node, exclude: Schema, ctx: Context) -> bool:
+    """Whether no value of ``node`` can match the excluded ``oneOf`` siblings (cheap cases only)."""
+    for other in exclude["not"]["anyOf"]:
+        try:
+            flat, _ = flatten(other, ctx)
+        except SchemaError:
+            continue
+        if not (_types_disjoint(node, flat) or _discriminated(node, flat)):
+            return False
+    return True
+
+
+def _types_disjoint(a: Node, b: Node) -> bool:
+    if "type" not in a or "type" not in b:
+        return False
+    try:
+        merge({"type": a["type"]}, {"type": b["type"]})
+    except SchemaError:
+        return True
+    return False
+
+
+def _discriminated(a: Node, b: Node) -> bool:
+    """Both require a property whose ``const``/``enum`` values do not overlap."""
+    for key in set(a.get("required", ())) & set(b.get("required", ())):
+        left = _constants(a.get("properties", {}).get(key))
+        right = _constants(b.get("properties", {}).get(key))
+        if left is not None and right is not None and not (left & right):
+            return True
+    return False
+
+
+def _constants(schema: Schema) -> set[str] | None:
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return {canonical(schema["const"])}
+    if "enum" in schema:
+        return {canonical(value) for value in schema["enum"]}
+    return None

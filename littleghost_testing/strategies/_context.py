@@ -1,0 +1,158 @@
+"""Per-schema state shared by every builder: references, validity checks, recursion.
+
+Checks of parts of a schema (enum values, ``not``, overlapping ``oneOf``
+branches) run on ``jsonschema-rs`` with the same options as littleghost's own
+validator, so generation and validation agree on regex semantics.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin
+
+import jsonschema_rs
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
+
+from littleghost._validation import compile_instance_validator
+
+from ._errors import SchemaError
+
+__all__ = ["Context", "RefStack", "TooDeep", "canonical", "thaw"]
+
+Schema = Any  # a JSON Schema: a dict or a bool
+_DEFAULT_BASE = "urn:littleghost:schema"
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
+# How often one $ref may be expanded on a path before recursion must stop, and
+# how far past that a schema with no finite instance is given up on.
+RECURSION_DEPTH = 2
+_HARD_DEPTH = RECURSION_DEPTH + 4
+
+
+class TooDeep(Exception):
+    """A recursive ``$ref`` is still required past the recursion bound."""
+
+
+def thaw(value: Any) -> Any:
+    """A plain-``dict``/``list`` copy of a (possibly deeply frozen) JSON value."""
+    if isinstance(value, Mapping):
+        return {str(key): thaw(item) for key, item in value.items()}
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        return [thaw(item) for item in value]
+    return value
+
+
+def canonical(value: Any) -> str:
+    """A key equal for equal JSON values (``1 == 1.0``, ``True != 1``)."""
+    return json.dumps(_canonical_form(value), sort_keys=True, separators=(",", ":"))
+
+
+def _canonical_form(value: Any) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, int | float):
+        return value
+    if isinstance(value, Mapping):
+        return {key: _canonical_form(item) for key, item in value.items()}
+    return [_canonical_form(item) for item in value]
+
+
+@dataclass(frozen=True, slots=True)
+class RefStack:
+    """The references expanded on the way to the schema being built."""
+
+    refs: tuple[str, ...] = ()
+
+    def push(self, uris: Sequence[str]) -> RefStack:
+        if not uris:
+            return self
+        stack = RefStack((*self.refs, *uris))
+        if any(stack.refs.count(uri) > _HARD_DEPTH for uri in uris):
+            raise TooDeep(uris[-1])
+        return stack
+
+    @property
+    def leaf(self) -> bool:
+        """Past the recursion bound: build only what the schema requires."""
+        return any(self.refs.count(uri) > RECURSION_DEPTH for uri in set(self.refs))
+
+    def key(self) -> tuple[tuple[str, int], ...]:
+        return tuple(sorted((uri, self.refs.count(uri)) for uri in set(self.refs)))
+
+
+@dataclass
+class Context:
+    """Everything a builder needs to know about the root schema."""
+
+    root: Schema
+    base: str = ""
+    _resolver: Any = None
+    _registry: Any = None
+    _checks: dict[str, Callable[[Any], bool]] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        root_id = self.root.get("$id") if isinstance(self.root, dict) else None
+        self.base = root_id.split("#")[0] if isinstance(root_id, str) else _DEFAULT_BASE
+        _reject_nested_ids(self.root, is_root=True)
+        resource = referencing.jsonschema.DRAFT202012.create_resource(self.root)
+        self._resolver = (
+            referencing.Registry().with_resource(self.base, resource).resolver(self.base)
+        )
+        self._registry = jsonschema_rs.Registry([(self.base, self.root)])
+
+    def lookup(self, ref: str) -> tuple[str, Schema]:
+        """Resolve a ``$ref`` (or ``$dynamicRef``) to its absolute URI and target."""
+        uri = self.absolute(ref)
+        try:
+            return uri, self._resolver.lookup(uri).contents
+        except referencing.exceptions.Unresolvable:
+            raise SchemaError(f"$ref {ref!r} cannot be resolved within the schema") from None
+
+    def absolute(self, ref: str) -> str:
+        return self.base + ref if ref.startswith("#") else urljoin(self.base, ref)
+
+    def check(self, schema: Schema) -> Callable[[Any], bool]:
+        """A fast ``is_valid`` for a part of the root schema (its refs resolve against the root)."""
+        key = canonical(schema)
+        found = self._checks.get(key)
+        if found is None:
+            found = compile_instance_validator(
+                self._absolute_refs(schema), registry=self._registry
+            ).is_valid
+            self._checks[key] = found
+        return found
+
+    def _absolute_refs(self, schema: Schema) -> Schema:
+        if isinstance(schema, dict):
+            return {
+                key: (
+                    self.absolute(value)
+                    if key in ("$ref", "$dynamicRef") and isinstance(value, str)
+                    else value
+                    if key in _DATA_KEYWORDS
+                    else self._absolute_refs(value)
+                )
+                for key, value in schema.items()
+            }
+        if isinstance(schema, list):
+            return [self._absolute_refs(item) for item in schema]
+        return schema
+
+
+def _reject_nested_ids(schema: Schema, *, is_root: bool) -> None:
+    if isinstance(schema, dict):
+        if not is_root and isinstance(schema.get("$id"), str):
+            raise SchemaError("$id inside a subschema (an embedded resource) is not supported")
+        for key, value in schema.items():
+            if key not in _DATA_KEYWORDS:
+                _reject_nested_ids(value, is_root=False)
+    elif isinstance(schema, list):
+        for item in schema:
+            _reject_nested_ids(item, is_root=False)

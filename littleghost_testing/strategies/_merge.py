@@ -1,0 +1,194 @@
+"""Flatten ``$ref`` and ``allOf`` into one node by intersecting constraints.
+
+Generation then builds one strategy per node instead of filtering values of one
+branch by the others. What cannot be intersected (combinators, a second
+``pattern``) stays in the node's ``allOf`` list as an extra constraint.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ._context import Context, Schema, canonical
+from ._errors import SchemaError
+from ._patterns import search
+
+__all__ = ["TYPES", "flatten", "merge"]
+
+Node = dict[str, Any]
+TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
+# Keywords kept on the node as they are; everything else not handled below is an
+# annotation (title, description, default, $defs, ...) and is dropped.
+_PLAIN = frozenset(
+    {
+        "enum", "const", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "multipleOf", "minLength", "maxLength", "pattern", "items", "prefixItems", "minItems",
+        "maxItems", "uniqueItems", "contains", "minContains", "maxContains", "properties",
+        "patternProperties", "additionalProperties", "required", "propertyNames",
+        "minProperties", "maxProperties", "dependentRequired",
+    }
+)  # fmt: skip
+_EXTRA = ("anyOf", "oneOf", "not", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems")
+_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+
+
+def flatten(schema: Schema, ctx: Context, seen: tuple[str, ...] = ()) -> tuple[Node, list[str]]:
+    """One node equivalent to ``schema``, and the ``$ref`` URIs expanded to get it."""
+    if schema is True:
+        return {}, []
+    if schema is False:
+        raise SchemaError("the schema `false` accepts no value")
+    if not isinstance(schema, dict):
+        raise SchemaError(f"a schema must be an object or a boolean, not {schema!r}")
+    node: Node = {key: value for key, value in schema.items() if key in _PLAIN}
+    if "type" in schema:
+        kind = schema["type"]
+        node["type"] = [kind] if isinstance(kind, str) else list(kind)
+    extras = [{key: schema[key]} for key in _EXTRA if key in schema]
+    if "if" in schema and ("then" in schema or "else" in schema):
+        extras.append({key: schema[key] for key in ("if", "then", "else") if key in schema})
+    if extras:
+        node["allOf"] = extras
+    expanded: list[str] = []
+    parts: list[Schema] = list(schema.get("allOf", ()))
+    for keyword in ("$ref", "$dynamicRef"):
+        if keyword in schema:
+            uri, target = ctx.lookup(schema[keyword])
+            if uri in seen:
+                raise SchemaError(f"{keyword} {schema[keyword]!r} refers to itself")
+            part, inner = flatten(target, ctx, (*seen, uri))
+            node = merge(node, part)
+            expanded += [uri, *inner]
+    for part in parts:
+        flat, inner = flatten(part, ctx, seen)
+        node = merge(node, flat)
+        expanded += inner
+    return node, expanded
+
+
+def merge(a: Node, b: Node) -> Node:
+    """The intersection of two flat nodes (a node valid exactly where both are)."""
+    if not a:
+        return b
+    if not b:
+        return a
+    out: Node = {**b, **a}
+    extras = [*a.get("allOf", ()), *b.get("allOf", ())]
+    if "type" in a and "type" in b:
+        out["type"] = _intersect_types(a["type"], b["type"])
+    for key in _LOWER:
+        if key in a and key in b:
+            out[key] = max(a[key], b[key])
+    for key in _UPPER:
+        if key in a and key in b:
+            out[key] = min(a[key], b[key])
+    if "const" in a and "const" in b and canonical(a["const"]) != canonical(b["const"]):
+        raise SchemaError("allOf requires two different `const` values")
+    if "enum" in a and "enum" in b:
+        allowed = {canonical(value) for value in b["enum"]}
+        out["enum"] = [value for value in a["enum"] if canonical(value) in allowed]
+    if "multipleOf" in a and "multipleOf" in b:
+        out["multipleOf"], extra = _multiple(a["multipleOf"], b["multipleOf"])
+        extras += extra
+    if "pattern" in a and "pattern" in b and a["pattern"] != b["pattern"]:
+        extras.append({"pattern": b["pattern"]})
+    if "contains" in a and "contains" in b:
+        for key in ("contains", "minContains", "maxContains"):
+            out.pop(key, None)
+            if key in a:
+                out[key] = a[key]
+        extras.append(
+            {key: b[key] for key in ("contains", "minContains", "maxContains") if key in b}
+        )
+    if "uniqueItems" in a or "uniqueItems" in b:
+        out["uniqueItems"] = bool(a.get("uniqueItems")) or bool(b.get("uniqueItems"))
+    if "required" in a and "required" in b:
+        out["required"] = list(dict.fromkeys([*a["required"], *b["required"]]))
+    if "dependentRequired" in a and "dependentRequired" in b:
+        deps = {key: list(value) for key, value in a["dependentRequired"].items()}
+        for key, value in b["dependentRequired"].items():
+            deps[key] = list(dict.fromkeys([*deps.get(key, ()), *value]))
+        out["dependentRequired"] = deps
+    for key in ("items", "propertyNames", "additionalProperties"):
+        if key in a and key in b:
+            out[key] = both(a[key], b[key])
+    if "prefixItems" in a or "prefixItems" in b:
+        out["prefixItems"] = _merge_prefix(a, b)
+    if any(key in node for node in (a, b) for key in ("properties", "patternProperties")):
+        _merge_properties(a, b, out)
+    if extras:
+        out["allOf"] = extras
+    return out
+
+
+def both(a: Schema, b: Schema) -> Schema:
+    """A raw schema valid where ``a`` and ``b`` are; flattened when it is built."""
+    if a is True or a == b:
+        return b
+    if b is True:
+        return a
+    if a is False or b is False:
+        return False
+    return {"allOf": [a, b]}
+
+
+def _intersect_types(a: list[str], b: list[str]) -> list[str]:
+    kinds = [kind for kind in a if kind in b]
+    if "integer" not in kinds and (
+        ("integer" in a and "number" in b) or ("number" in a and "integer" in b)
+    ):
+        kinds.append("integer")
+    if not kinds:
+        raise SchemaError(f"allOf requires types {a} and {b}, which have no value in common")
+    return kinds
+
+
+def _multiple(a: float, b: float) -> tuple[float, list[Node]]:
+    if isinstance(a, int) and isinstance(b, int):
+        return math.lcm(a, b), []
+    big, small = max(a, b), min(a, b)
+    if (big / small).is_integer():
+        return big, []
+    return a, [{"multipleOf": b}]
+
+
+def _merge_prefix(a: Node, b: Node) -> list[Schema]:
+    length = max(len(a.get("prefixItems", ())), len(b.get("prefixItems", ())))
+    return [both(_position(a, index), _position(b, index)) for index in range(length)]
+
+
+def _position(node: Node, index: int) -> Schema:
+    prefix = node.get("prefixItems", ())
+    return prefix[index] if index < len(prefix) else node.get("items", True)
+
+
+def _merge_properties(a: Node, b: Node, out: Node) -> None:
+    keys = dict.fromkeys([*a.get("properties", {}), *b.get("properties", {})])
+    out["properties"] = {key: both(governing(a, key), governing(b, key)) for key in keys}
+    patterns = dict.fromkeys([*a.get("patternProperties", {}), *b.get("patternProperties", {})])
+    if patterns:
+        out["patternProperties"] = {
+            pattern: both(
+                a.get("patternProperties", {}).get(pattern, a.get("additionalProperties", True)),
+                b.get("patternProperties", {}).get(pattern, b.get("additionalProperties", True)),
+            )
+            for pattern in patterns
+        }
+
+
+def governing(node: Node, key: str) -> Schema:
+    """The schema a property named ``key`` must satisfy under ``node`` alone."""
+    found: list[Schema] = []
+    if key in node.get("properties", {}):
+        found.append(node["properties"][key])
+    for pattern, schema in node.get("patternProperties", {}).items():
+        if search(pattern, key):
+            found.append(schema)
+    if not found:
+        return node.get("additionalProperties", True)
+    result = found[0]
+    for schema in found[1:]:
+        result = both(result, schema)
+    return result

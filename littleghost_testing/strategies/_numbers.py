@@ -1,0 +1,105 @@
+"""Integers and numbers inside their bounds, built as multiples where ``multipleOf`` asks.
+
+Integers are never ``bool``; numbers mix integers and finite floats.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ._errors import SchemaError
+
+__all__ = ["integers", "numbers"]
+
+Node = dict[str, Any]
+_FLOAT_MAX = sys.float_info.max
+
+
+def _bounds(node: Node) -> tuple[float, float, bool, bool]:
+    """The effective ``(low, high, low_excluded, high_excluded)`` of a node."""
+    low, high = -math.inf, math.inf
+    low_open = high_open = False
+    if "minimum" in node:
+        low = node["minimum"]
+    if "exclusiveMinimum" in node and node["exclusiveMinimum"] >= low:
+        low, low_open = node["exclusiveMinimum"], True
+    if "maximum" in node:
+        high = node["maximum"]
+    if "exclusiveMaximum" in node and node["exclusiveMaximum"] <= high:
+        high, high_open = node["exclusiveMaximum"], True
+    return low, high, low_open, high_open
+
+
+def _integer_bounds(node: Node) -> tuple[int | None, int | None]:
+    low, high, low_open, high_open = _bounds(node)
+    first = None if low == -math.inf else (math.floor(low) + 1 if low_open else math.ceil(low))
+    last = None if high == math.inf else (math.ceil(high) - 1 if high_open else math.floor(high))
+    if first is not None and last is not None and first > last:
+        raise SchemaError(f"no integer lies within the bounds {_describe(node)}")
+    return first, last
+
+
+def integers(node: Node, is_multiple: Callable[[Any], bool]) -> st.SearchStrategy[int]:
+    """Integers within the node's bounds and ``multipleOf``."""
+    first, last = _integer_bounds(node)
+    step = node.get("multipleOf")
+    if step is None:
+        return st.integers(first, last)
+    exact = Fraction(step) if isinstance(step, int) else Fraction(repr(float(step)))
+    unit = exact.numerator  # the least positive integer that is a multiple of `step`
+    low = None if first is None else -((-first) // unit)
+    high = None if last is None else last // unit
+    if low is not None and high is not None and low > high:
+        raise SchemaError(f"no multiple of {step} lies within the bounds {_describe(node)}")
+    multiples = st.integers(low, high).map(lambda k: k * unit)
+    return multiples if isinstance(step, int) else multiples.filter(is_multiple)
+
+
+def numbers(node: Node, is_multiple: Callable[[Any], bool]) -> st.SearchStrategy[int | float]:
+    """Integers and finite floats within the node's bounds and ``multipleOf``."""
+    low, high, low_open, high_open = _bounds(node)
+    if low > high or (low == high and (low_open or high_open)):
+        raise SchemaError(f"no number lies within the bounds {_describe(node)}")
+    step = node.get("multipleOf")
+    if step is not None:
+        first = math.ceil(low / step) if low != -math.inf else None
+        last = math.floor(high / step) if high != math.inf else None
+        if first is not None and last is not None and first > last:
+            raise SchemaError(f"no multiple of {step} lies within the bounds {_describe(node)}")
+        return (
+            st.integers(first, last)
+            .map(lambda k: k * step)
+            .filter(lambda value: _inside(value, node) and is_multiple(value))
+        )
+    floats = st.floats(
+        min_value=None if low == -math.inf else max(float(low), -_FLOAT_MAX),
+        max_value=None if high == math.inf else min(float(high), _FLOAT_MAX),
+        exclude_min=low_open and low != -math.inf,
+        exclude_max=high_open and high != math.inf,
+        allow_nan=False,
+        allow_infinity=False,
+    ).filter(lambda value: _inside(value, node))
+    try:
+        whole: st.SearchStrategy[int | float] = integers(node, is_multiple)
+    except SchemaError:
+        return floats
+    return st.one_of(whole, floats)
+
+
+def _inside(value: float, node: Node) -> bool:
+    """Exact bound check: int-to-float rounding may land on an excluded bound."""
+    low, high, low_open, high_open = _bounds(node)
+    above = value > low if low_open else value >= low
+    below = value < high if high_open else value <= high
+    return above and below
+
+
+def _describe(node: Node) -> str:
+    keys = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+    return ", ".join(f"{key}={node[key]}" for key in keys if key in node)

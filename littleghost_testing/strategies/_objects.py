@@ -1,0 +1,142 @@
+"""Objects: required keys always, optional and extra keys drawn, all counts respected.
+
+Keys that could never be valid (they fail ``propertyNames``, or their schema is
+unsatisfiable) are left out when optional and reported when required;
+``dependentRequired`` pulls in its keys with the key that needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ._context import Context, RefStack, Schema, TooDeep
+from ._errors import SchemaError
+from ._merge import governing
+from ._patterns import pattern_strings, search
+from ._strings import TEXT_ALPHABET
+
+__all__ = ["objects"]
+
+Node = dict[str, Any]
+Build = Callable[[Schema, RefStack], st.SearchStrategy[Any]]
+# Keys beyond the declared ones: at most this many, unless minProperties needs more.
+_SPARE_KEYS = 2
+
+
+def objects(
+    node: Node, stack: RefStack, build: Build, ctx: Context
+) -> st.SearchStrategy[dict[str, Any]]:
+    depends: dict[str, list[str]] = node.get("dependentRequired", {})
+    required = _closure(list(dict.fromkeys(node.get("required", ()))), depends)
+    declared = list(node.get("properties", {}))
+    names_ok = ctx.check(node.get("propertyNames", True))
+    low: int = node.get("minProperties", 0)
+    high: int | None = node.get("maxProperties")
+
+    values: dict[str, st.SearchStrategy[Any]] = {}
+    for key in dict.fromkeys([*required, *declared, *(k for v in depends.values() for k in v)]):
+        must = key in required
+        if stack.leaf and not must:
+            continue
+        try:
+            if not names_ok(key):
+                raise SchemaError(f"property {key!r} fails propertyNames")
+            values[key] = build(governing(node, key), stack)
+        except SchemaError as error:
+            if must:
+                raise SchemaError(
+                    f"required property {key!r} can never be valid: {error}"
+                ) from None
+        except TooDeep:
+            if must:
+                raise
+    missing = [key for key in required if key not in values]
+    if missing:
+        raise SchemaError(f"required property {missing[0]!r} can never be valid")
+    if high is not None and len(required) > high:
+        raise SchemaError(f"{len(required)} required properties exceed maxProperties {high}")
+    optional = [
+        key
+        for key in values
+        if key not in required and all(k in values for k in _closure([key], depends))
+    ]
+    extra = (
+        None if stack.leaf else _extra_entries(node, stack, build, ctx, set(values) | set(depends))
+    )
+    if extra is None and low > len(required) + len(optional):
+        raise SchemaError(f"minProperties {low} needs more properties than the schema allows")
+
+    @st.composite
+    def draw_object(draw: st.DrawFn) -> dict[str, Any]:
+        limit = high if high is not None else len(values) + _SPARE_KEYS + low
+        chosen = list(required)
+        for key in optional:
+            needed = [k for k in _closure([key], depends) if k not in chosen]
+            if (
+                needed
+                and len(chosen) + len(needed) <= limit
+                and (draw(st.booleans()) or len(chosen) < low)
+            ):
+                chosen += needed
+        result = {key: draw(values[key]) for key in chosen}
+        if extra is not None and len(result) < limit:
+            wanted = max(low - len(result), 0)
+            count = draw(st.integers(wanted, max(wanted, min(_SPARE_KEYS, limit - len(result)))))
+            for key, value in draw(
+                st.lists(extra, min_size=count, max_size=count, unique_by=lambda kv: kv[0])
+            ):
+                result[key] = value
+        return result
+
+    return draw_object()
+
+
+def _closure(keys: list[str], depends: dict[str, list[str]]) -> list[str]:
+    """``keys`` plus every key ``dependentRequired`` pulls in with them."""
+    out = list(keys)
+    for key in out:
+        out += [k for k in depends.get(key, ()) if k not in out]
+    return out
+
+
+def _extra_entries(
+    node: Node, stack: RefStack, build: Build, ctx: Context, taken: set[str]
+) -> st.SearchStrategy[tuple[str, Any]] | None:
+    """Entries for undeclared keys (from patternProperties or additionalProperties), if allowed."""
+    patterns: dict[str, Schema] = node.get("patternProperties", {})
+    names = node.get("propertyNames", True)
+    names_ok = ctx.check(names)
+    options: list[st.SearchStrategy[tuple[str, Any]]] = []
+    for pattern, schema in patterns.items():
+        try:
+            keys = pattern_strings(pattern, 0, None).filter(
+                lambda key: key not in taken and names_ok(key)
+            )
+            options.append(st.tuples(keys, build(schema, stack)))
+        except (SchemaError, TooDeep):
+            continue
+    additional = node.get("additionalProperties", True)
+    if additional is not False:
+        try:
+            keys = _names(names, stack, build).filter(
+                lambda key: key not in taken and not any(search(p, key) for p in patterns)
+            )
+            options.append(st.tuples(keys, build(additional, stack)))
+        except (SchemaError, TooDeep):
+            pass
+    if not options:
+        return None
+    return st.one_of(options).filter(
+        lambda entry: all(
+            ctx.check(schema)(entry[1]) for p, schema in patterns.items() if search(p, entry[0])
+        )
+    )
+
+
+def _names(names: Schema, stack: RefStack, build: Build) -> st.SearchStrategy[str]:
+    if names is True:
+        return st.text(TEXT_ALPHABET, max_size=12)
+    return build({"allOf": [names, {"type": "string"}]}, stack)

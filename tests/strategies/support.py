@@ -1,0 +1,40 @@
+"""Shared checks: generated values judged by littleghost's own validator."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+
+from littleghost_testing.strategies._api import Compiled, compiled
+
+
+def compile_schema(schema: Any) -> Compiled:
+    return compiled(json.dumps(schema, sort_keys=True))
+
+
+def check_valid(schema: Any, examples: int = 40) -> None:
+    """Constructed values (before the safety filter) all pass the validator."""
+    built = compile_schema(schema)
+
+    @settings(max_examples=examples, database=None, deadline=None)
+    @given(built.constructed)
+    def run(value: Any) -> None:
+        violations = built.validator.violations(value)
+        assert not violations, (value, violations)
+
+    run()
+
+
+def check_invalid(schema: Any, examples: int = 40) -> None:
+    """Every invalid input fails the validator exactly on its keyword and path."""
+    built = compile_schema(schema)
+
+    @settings(max_examples=examples, database=None, deadline=None)
+    @given(built.invalid)
+    def run(record: Any) -> None:
+        found = [(v.keyword, v.path) for v in built.validator.violations(record.value)]
+        assert found == [(record.keyword, record.path)], (record, found)
+
+    run()

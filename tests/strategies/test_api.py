@@ -1,0 +1,94 @@
+"""The public entry points: tools, caching, build time, health checks."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import anyio
+import pytest
+from hypothesis import given, settings
+
+import littleghost as lg
+from littleghost_testing.strategies import InvalidInput, from_schema, invalid_inputs, tool_inputs
+
+
+class OrderLookupTool(lg.Tool):
+    description = "Look up an order."
+    input_schema = {
+        "type": "object",
+        "properties": {
+            "order_id": {"type": "string", "pattern": "^ORD-\\d{4}$"},
+            "include": {
+                "type": "array",
+                "items": {"enum": ["lines", "payments"]},
+                "uniqueItems": True,
+            },
+        },
+        "required": ["order_id"],
+        "additionalProperties": False,
+    }
+
+    def call(self, input: dict[str, Any]) -> dict[str, Any]:
+        return {"order_id": input["order_id"], "status": "shipped"}
+
+
+async def _execute(value: Any) -> lg.ExecutionResult:
+    return await OrderLookupTool().execute(value)
+
+
+@settings(max_examples=30, database=None, deadline=None)
+@given(tool_inputs(OrderLookupTool))
+def test_tool_inputs_are_accepted_by_the_tool(value: dict[str, Any]) -> None:
+    result = anyio.run(_execute, value)
+    assert result.is_success, result.content
+
+
+@settings(max_examples=30, database=None, deadline=None)
+@given(invalid_inputs(OrderLookupTool.input_schema))
+def test_invalid_inputs_are_rejected_by_the_tool_at_their_path(record: InvalidInput) -> None:
+    result = anyio.run(_execute, record.value)
+    assert result.is_error
+    assert result.content.startswith("Invalid tool input: ")
+    assert record.path in result.content
+
+
+def test_tool_inputs_needs_a_schema() -> None:
+    with pytest.raises(TypeError):
+        tool_inputs(int)
+
+
+def test_strategies_are_cached_per_schema() -> None:
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    assert from_schema(schema) is from_schema(dict(schema))
+    assert invalid_inputs(schema) is invalid_inputs(dict(schema))
+    assert from_schema(OrderLookupTool.input_schema) is tool_inputs(OrderLookupTool)
+
+
+def _large_schema(width: int) -> dict[str, Any]:
+    item = {
+        "type": "object",
+        "properties": {
+            f"field_{i}": {"type": ["string", "integer", "null"][i % 3], "description": "x"}
+            for i in range(width)
+        },
+        "required": [f"field_{i}" for i in range(0, width, 4)],
+    }
+    return {
+        "type": "object",
+        "properties": {f"group_{i}": {"type": "array", "items": item} for i in range(width)},
+        "required": ["group_0"],
+    }
+
+
+def test_building_a_large_schema_takes_milliseconds() -> None:
+    schema = _large_schema(40)  # 1,600 leaf properties
+    started = time.perf_counter()
+    from_schema(schema)
+    assert time.perf_counter() - started < 0.5  # ~60 ms on an idle machine
+
+
+@settings(max_examples=20, database=None, deadline=None)
+@given(from_schema(_large_schema(12)))
+def test_large_schemas_pass_the_health_checks(value: dict[str, Any]) -> None:
+    assert "group_0" in value
