@@ -2,23 +2,51 @@
 
 Fixtures come from the pytest plugin (``littleghost_testing.plugin``), active
 once the package is installed; strategies live in
-``littleghost_testing.strategies``. ``FakeMCPServer`` is imported on first use:
-the MCP server stack costs ~0.4 s, which suites that don't use it shouldn't pay.
+``littleghost_testing.strategies``. ``FakeMCPServer`` and the contract checks
+are imported on first use: the MCP server stack and Hypothesis cost ~0.4 s,
+which suites that don't use them shouldn't pay.
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from .scripted_model import ScriptedModel
 
 if TYPE_CHECKING:
+    from .contracts import (
+        ToolContract,
+        ToolsetContract,
+        assert_tool_contract,
+        assert_toolset_contract,
+        check_tool,
+        check_toolset,
+    )
     from .fake_server import FakeMCPServer
 
-__all__ = ["FakeMCPServer", "ScriptedModel"]
+__all__ = [
+    "FakeMCPServer",
+    "ScriptedModel",
+    "ToolContract",
+    "ToolsetContract",
+    "assert_tool_contract",
+    "assert_toolset_contract",
+    "check_tool",
+    "check_toolset",
+]
+
+_LAZY = {
+    "FakeMCPServer": ".fake_server",
+    "ToolContract": ".contracts",
+    "ToolsetContract": ".contracts",
+    "assert_tool_contract": ".contracts",
+    "assert_toolset_contract": ".contracts",
+    "check_tool": ".contracts",
+    "check_toolset": ".contracts",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name == "FakeMCPServer":
-        from .fake_server import FakeMCPServer
-
-        return FakeMCPServer
-    raise AttributeError(f"module 'littleghost_testing' has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'littleghost_testing' has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)

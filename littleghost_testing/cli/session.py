@@ -1,0 +1,52 @@
+"""One discovery of the checked server through ``littleghost.mcp.Toolset``; reopened on a crash."""
+
+from __future__ import annotations
+
+import contextlib
+
+import anyio
+import mcp
+from anyio.from_thread import BlockingPortal
+
+import littleghost as lg
+from littleghost.mcp import Toolset
+
+from .targets import Target
+
+__all__ = ["Session"]
+
+
+class Session:
+    """The server's generated tools, on a connection a ``Run`` owns and closes."""
+
+    def __init__(self, portal: BlockingPortal, target: Target, timeout: float) -> None:
+        self.portal = portal
+        self._timeout = timeout
+        self._run: lg.Run | None = None
+
+        class CheckedServer(Toolset):
+            def client(self, binding: lg.Binding) -> mcp.Client:
+                return target.client()
+
+        self._toolset = CheckedServer
+
+    def open(self) -> list[lg.Tool]:
+        """Connect and discover; raises what ``Toolset.tools`` raises."""
+        self.close()
+        run = lg.Run(context=lg.RunContext.with_timeout(self._timeout))
+        self._run = run
+        binding = lg.Binding(run=run)
+        classes = self.portal.call(self._toolset.tools, binding)
+        return [tool_class(binding) for tool_class in classes]
+
+    def close(self) -> None:
+        run, self._run = self._run, None
+        if run is not None:
+            self.portal.call(_close_quietly, run)
+
+
+async def _close_quietly(run: lg.Run) -> None:
+    """A crashed server's connection may fail to close; the crash is already reported."""
+    with anyio.CancelScope(shield=True):
+        with contextlib.suppress(lg.CleanupError):
+            await run.aclose()

@@ -1,0 +1,26 @@
+"""Contract checks: prove a Tool or a Toolset follows littleghost's rules.
+
+``check_tool`` / ``check_toolset`` return a ``Report``; ``assert_*`` raise
+``AssertionError`` with a readable account; ``ToolContract`` and
+``ToolsetContract`` turn the battery into pytest tests by subclassing.
+"""
+
+from .api import assert_tool_contract, assert_toolset_contract, check_tool, check_toolset
+from .classes import ToolContract, ToolsetContract
+from .report import NO_INPUT, Check, Report
+from .tool_checks import TOOL_CHECKS
+from .toolset_checks import TOOLSET_CHECKS
+
+__all__ = [
+    "NO_INPUT",
+    "TOOLSET_CHECKS",
+    "TOOL_CHECKS",
+    "Check",
+    "Report",
+    "ToolContract",
+    "ToolsetContract",
+    "assert_tool_contract",
+    "assert_toolset_contract",
+    "check_tool",
+    "check_toolset",
+]

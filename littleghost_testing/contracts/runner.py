@@ -1,0 +1,120 @@
+"""Driving async tool code from Hypothesis: one event loop per check run, in a portal thread.
+
+Hypothesis runs its examples synchronously in the caller's thread; each
+example hands its coroutine to one long-lived event loop (asyncio or trio)
+in a portal thread. That keeps connections opened by one example usable by
+the next, and lets the checks run from plain tests and from inside a running
+event loop alike.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import hypothesis
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from .options import Options
+
+__all__ = ["Failure", "Runner", "Violation", "in_fresh_thread", "running"]
+
+T = TypeVar("T")
+
+
+class Violation(AssertionError):
+    """One broken rule: what the contract expects and what the tool did instead."""
+
+    def __init__(self, expected: str, observed: str) -> None:
+        super().__init__(f"expected {expected}; observed {observed}")
+        self.expected = expected
+        self.observed = observed
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """The minimal input Hypothesis found that breaks a rule, and the violation."""
+
+    input: Any
+    violation: Violation
+
+
+class Runner:
+    """Runs coroutines in the portal's loop and searches inputs with Hypothesis."""
+
+    def __init__(self, portal: BlockingPortal, options: Options) -> None:
+        self.portal = portal
+        self.options = options
+
+    def run(self, function: Callable[..., Awaitable[T]], *args: Any) -> T:
+        return self.portal.call(function, *args)
+
+    def search(
+        self,
+        strategy: st.SearchStrategy[Any],
+        rule: Callable[[Any], None],
+        *,
+        examples: tuple[Any, ...] = (),
+    ) -> Failure | None:
+        """Apply ``rule`` to ``examples`` and generated values; the minimal failure, if any.
+
+        ``rule`` raises ``Violation`` when a value breaks the contract.
+        Hypothesis replays the shrunk example last, so the last failure
+        recorded is the minimal one.
+        """
+        failures: list[Failure] = []
+
+        def checked(value: Any) -> None:
+            try:
+                rule(value)
+            except Violation as violation:
+                failures.append(Failure(value, violation))
+                raise
+
+        test = given(strategy)(checked)
+        for value in reversed(examples):
+            test = example(value)(test)
+        test = self.options.hypothesis_settings()(test)
+        if self.options.seed is not None:
+            test = hypothesis.seed(self.options.seed)(test)
+        try:
+            test()
+        except Violation:
+            return failures[-1]
+        return None
+
+
+@contextmanager
+def running(options: Options) -> Iterator[Runner]:
+    """A Runner whose event loop lives for the ``with`` block."""
+    with start_blocking_portal(options.backend) as portal:
+        yield Runner(portal, options)
+
+
+def in_fresh_thread(function: Callable[[], T]) -> T:
+    """Call ``function`` in a new thread and return (or raise) what it did.
+
+    A portal started from a thread that runs an event loop inherits that
+    loop's context and, on trio, never shuts down; a fresh thread starts
+    with an empty context, so the checks also work inside ``async`` code.
+    """
+    outcome: list[Any] = []
+
+    def target() -> None:
+        try:
+            outcome.append((True, function()))
+        except BaseException as error:
+            outcome.append((False, error))
+
+    thread = threading.Thread(target=target, name="littleghost-contracts")
+    thread.start()
+    thread.join()
+    succeeded, value = outcome[0]
+    if not succeeded:
+        raise value
+    return value

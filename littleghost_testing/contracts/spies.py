@@ -1,0 +1,149 @@
+"""Watching one tool instance from outside: its ``call`` and ``close``, and how it stops.
+
+A spy replaces the method on the instance only (never on the class), so the
+tool's own ``execute`` -- inherited or overridden -- runs unchanged and
+reaches the spy through ``self.call``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import anyio.from_thread
+
+import littleghost as lg
+
+__all__ = ["CallSpy", "CloseSpy", "Stopped", "stop_mid_call"]
+
+_HANG_RELEASE_SECONDS = 60.0
+"""A hanging sync spy's worker thread gives up after this long even if never released."""
+
+
+class CallSpy:
+    """Counts ``call`` invocations; ``hang=True`` waits (awaiting, or blocking a thread) instead.
+
+    Install and remove it from inside the event loop that runs the tool.
+    """
+
+    def __init__(self, tool: lg.Tool, *, hang: bool = False) -> None:
+        self.tool = tool
+        self.calls = 0
+        self.hang = hang
+        self.entered = anyio.Event()
+        self._release = threading.Event()
+        original = tool.call
+        if inspect.iscoroutinefunction(type(tool).call):
+
+            async def spy_async(input: Any) -> Any:
+                self.calls += 1
+                if not self.hang:
+                    return await original(input)
+                self.entered.set()
+                await anyio.sleep_forever()
+
+            tool.__dict__["call"] = spy_async
+        else:
+
+            def spy(input: Any) -> Any:
+                self.calls += 1
+                if not self.hang:
+                    return original(input)
+                anyio.from_thread.run_sync(self.entered.set)
+                self._release.wait(_HANG_RELEASE_SECONDS)
+                raise RuntimeError("released by the contract check")
+
+            tool.__dict__["call"] = spy
+
+    def remove(self) -> None:
+        self._release.set()
+        self.tool.__dict__.pop("call", None)
+
+
+class CloseSpy:
+    """Counts ``close`` calls and forwards each to the tool's own ``close``."""
+
+    def __init__(self, tool: lg.Tool) -> None:
+        self.closes = 0
+        original = tool.close
+
+        def close() -> Any:
+            self.closes += 1
+            return original()
+
+        tool.__dict__["close"] = close
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """How an ``execute`` that was stopped mid-call ended."""
+
+    entered: bool
+    result: lg.ExecutionResult | None = None
+    raised: BaseException | None = None
+    seconds: float | None = None  # from the stop to the end, when it ended in time
+
+
+async def stop_mid_call(
+    tool: lg.Tool,
+    input: Any,
+    context: lg.RunContext,
+    *,
+    stop: Callable[[], None] | None,
+    within: float,
+    entry_timeout: float,
+) -> Stopped:
+    """Run ``execute`` with a hanging ``call``, stop it once ``call`` is running, time the end.
+
+    ``stop=None`` waits for the context's own deadline instead of cancelling.
+    """
+    spy = CallSpy(tool, hang=True)
+    outcome: dict[str, Any] = {}
+    done = anyio.Event()
+
+    async def execute() -> None:
+        try:
+            outcome["result"] = await tool.execute(input, context=context)
+        except (Exception, lg.CancelledError, lg.DeadlineExceededError) as error:
+            outcome["raised"] = error
+        finally:
+            done.set()
+
+    seconds: float | None = None
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(execute)
+            with anyio.move_on_after(entry_timeout):
+                await _first(spy.entered.wait, done.wait)
+            if spy.entered.is_set():
+                started = anyio.current_time()
+                if stop is not None:
+                    stop()
+                with anyio.move_on_after(within):
+                    await done.wait()
+                if done.is_set():
+                    seconds = anyio.current_time() - started
+            group.cancel_scope.cancel()  # whatever still runs is past its time
+    finally:
+        spy.remove()
+    if not spy.entered.is_set():
+        return Stopped(entered=False, **outcome)
+    if seconds is None:
+        return Stopped(entered=True)
+    return Stopped(entered=True, seconds=seconds, **outcome)
+
+
+async def _first(*waits: Callable[[], Any]) -> None:
+    """Return as soon as any of ``waits`` returns."""
+    async with anyio.create_task_group() as group:
+
+        async def one(wait: Callable[[], Any]) -> None:
+            await wait()
+            group.cancel_scope.cancel()
+
+        for wait in waits:
+            group.start_soon(one, wait)

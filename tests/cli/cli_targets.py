@@ -1,0 +1,33 @@
+"""Module-level FakeMCPServers the CLI tests name as ``cli_targets:attribute``."""
+
+from __future__ import annotations
+
+from littleghost_testing.fake_server import Crash, FakeMCPServer, Hang, JsonRpcError
+
+faults = FakeMCPServer("faults")
+
+
+@faults.tool(description="Answers with a JSON-RPC error.", fault=JsonRpcError(-32603, "boom"))
+def broken(topic: str) -> str:
+    return topic
+
+
+@faults.tool(description="Never answers.", fault=Hang())
+def stuck(topic: str) -> str:
+    return topic
+
+
+crashing = FakeMCPServer("crashing")
+
+
+@crashing.tool(description="Crashes the connection.", fault=Crash())
+def crashy(topic: str) -> str:
+    return topic
+
+
+@crashing.tool(description="Well behaved, after the crash.")
+def order(order_id: str) -> str:
+    return f"{order_id}: shipped"
+
+
+not_a_server = {"tools": []}

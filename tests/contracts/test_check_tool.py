@@ -1,0 +1,151 @@
+"""check_tool on well-behaved tools and on tools that each break one rule."""
+
+from __future__ import annotations
+
+import pytest
+from contract_tools import (
+    DeadlineBlindTool,
+    FailingCloseTool,
+    LeakyTool,
+    LookupTool,
+    MisrenderingTool,
+    RejectingTool,
+    StubbornTool,
+    SyncLookupTool,
+    ThawedSchemaTool,
+    UncheckedTool,
+)
+
+import littleghost as lg
+from littleghost_testing.contracts import (
+    NO_INPUT,
+    TOOL_CHECKS,
+    assert_tool_contract,
+    check_tool,
+)
+
+FAST = {"max_examples": 10}
+
+
+@pytest.mark.parametrize("tool_class", [LookupTool, SyncLookupTool])
+def test_a_well_behaved_tool_passes_every_check(
+    tool_class: type[lg.Tool], anyio_backend: str
+) -> None:
+    report = check_tool(tool_class, backend=anyio_backend, **FAST)
+    assert report.passed, report.explain()
+    assert [check.name for check in report.checks] == list(TOOL_CHECKS)
+    assert all(check.passed and check.detail for check in report.checks)
+    assert report.explain() == f"{tool_class.tool_name} passed all 8 contract checks"
+
+
+def failed_only(tool_class: type[lg.Tool], backend: str = "asyncio") -> dict[str, object]:
+    report = check_tool(tool_class, backend=backend, **FAST)
+    return {check.name: check for check in report.failures}
+
+
+def test_leaking_an_exception_message_fails_error_sanitization(anyio_backend: str) -> None:
+    failures = failed_only(LeakyTool, anyio_backend)
+    assert list(failures) == ["error_sanitization"]
+    check = check_tool(LeakyTool, checks=["error_sanitization"], **FAST)["error_sanitization"]
+    assert not check.passed
+    assert check.input == {"article": 1, "locale": "de"}  # the minimal failing input
+    assert check.expected == "content 'Tool failed (RuntimeError)'"
+    assert check.observed is not None and "(the exception's message leaked)" in check.observed
+
+
+def test_skipping_validation_fails_invalid_inputs() -> None:
+    report = check_tool(UncheckedTool, checks=["invalid_inputs"], **FAST)
+    check = report["invalid_inputs"]
+    assert not check.passed
+    assert check.detail == "an input the schema forbids was not rejected"
+    assert check.input is None  # not even an object: the simplest invalid input
+    assert check.expected is not None and "names $ (it breaks 'type' there)" in check.expected
+    assert check.observed is not None and check.observed.startswith("a success result")
+
+
+def test_rejecting_valid_input_fails_valid_inputs() -> None:
+    check = check_tool(RejectingTool, checks=["valid_inputs"], **FAST)["valid_inputs"]
+    assert not check.passed
+    assert check.input == {"article": 1}
+    assert check.observed == "Invalid tool input: no"
+
+
+def test_content_that_is_not_the_rendered_value_fails_valid_inputs() -> None:
+    check = check_tool(MisrenderingTool, checks=["valid_inputs"], **FAST)["valid_inputs"]
+    assert not check.passed
+    assert check.expected == "a well-formed ExecutionResult"
+    assert check.observed is not None and "success content 'done'" in check.observed
+
+
+def test_turning_cancellation_into_a_result_fails_cancellation(anyio_backend: str) -> None:
+    failures = failed_only(StubbornTool, anyio_backend)
+    assert list(failures) == ["cancellation"]
+    check = check_tool(StubbornTool, checks=["cancellation"], **FAST)["cancellation"]
+    assert check.detail == "CancelledError did not propagate"
+    assert check.expected == "CancelledError before call is invoked"
+    assert check.observed == "a error result with content 'cancelled'"
+    assert check.input is NO_INPUT
+
+
+def test_dropping_the_deadline_fails_deadline(anyio_backend: str) -> None:
+    failures = failed_only(DeadlineBlindTool, anyio_backend)
+    assert list(failures) == ["deadline"]
+
+
+def test_a_close_that_raises_fails_cleanup() -> None:
+    check = check_tool(FailingCloseTool, checks=["cleanup"])["cleanup"]
+    assert not check.passed
+    assert check.expected == "close() to succeed"
+    assert check.observed is not None and "socket already closed" in check.observed
+
+
+def test_a_mutable_schema_fails_the_schema_check() -> None:
+    check = check_tool(ThawedSchemaTool, checks=["schema"])["schema"]
+    assert not check.passed
+    assert check.expected == "$ to be frozen (mutation raises TypeError)"
+
+
+def test_assert_tool_contract_explains_every_failure() -> None:
+    with pytest.raises(AssertionError) as raised:
+        assert_tool_contract(LeakyTool, **FAST)
+    message = str(raised.value)
+    assert message.startswith("leaky_tool broke 1 of 8 contract checks:")
+    assert (
+        "FAILED error_sanitization: an error result shows more than the contract allows" in message
+    )
+    assert '  input:    {"article": 1, "locale": "de"}' in message
+    assert "  expected: content 'Tool failed (RuntimeError)'" in message
+    assert assert_tool_contract(LookupTool, **FAST).passed
+
+
+def test_given_examples_are_tried_first() -> None:
+    check = check_tool(
+        LeakyTool, checks=["error_sanitization"], examples=[{"article": 42, "locale": "de"}]
+    )
+    assert check["error_sanitization"].input == {"article": 42, "locale": "de"}
+
+
+def test_a_seed_gives_the_same_report_twice() -> None:
+    first = check_tool(LeakyTool, seed=7, checks=["error_sanitization"], **FAST)
+    second = check_tool(LeakyTool, seed=7, checks=["error_sanitization"], **FAST)
+    assert first == second
+
+
+def test_the_binding_reaches_every_instance() -> None:
+    seen: list[lg.Binding] = []
+
+    class BoundTool(LookupTool):
+        async def call(self, input: object) -> object:
+            seen.append(self.binding)
+            return "ok"
+
+    binding = lg.Binding(workspace="/tmp/workspace")
+    assert check_tool(BoundTool, binding=binding, checks=["valid_inputs"], **FAST).passed
+    assert seen and all(bound is binding for bound in seen)
+
+
+def test_unknown_checks_and_non_tools_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"unknown checks \['speed'\]"):
+        check_tool(LookupTool, checks=["speed"])
+    with pytest.raises(TypeError, match="needs a Tool subclass"):
+        check_tool(object)  # type: ignore[arg-type]
