@@ -25,11 +25,11 @@ from mcp.server.mcpserver import MCPServer
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests" / "mcp")]
 
-from mcp_servers.catalog import build_server  # noqa: E402
-from mcp_servers.http import HttpServer  # noqa: E402
+from mcp_servers.catalog import build_server, http_app  # noqa: E402
 
 import littleghost as lg  # noqa: E402
 from littleghost.mcp import Toolset  # noqa: E402
+from littleghost_testing.fake_server.http import HttpServer  # noqa: E402
 
 CONCURRENCY = 100
 
@@ -137,7 +137,7 @@ async def main(calls: int) -> None:
     stdio = StdioServerParameters(
         command=sys.executable, args=["-m", "tests.mcp.mcp_servers.catalog"], cwd=REPO
     )
-    with HttpServer(build_server().streamable_http_app()) as http:
+    with HttpServer(http_app, name="littleghost-bench-http") as http:
         transports: dict[str, Callable[[], mcp.Client]] = {
             "in-process": lambda: mcp.Client(server),
             "stdio": lambda: mcp.Client(stdio),

@@ -2,14 +2,16 @@
 
 Fixtures come from the pytest plugin (``littleghost_testing.plugin``), active
 once the package is installed; strategies live in
-``littleghost_testing.strategies``. ``FakeMCPServer`` and the contract checks
-are imported on first use: the MCP server stack and Hypothesis cost ~0.4 s,
-which suites that don't use them shouldn't pay.
+``littleghost_testing.strategies``, leak checks in ``littleghost_testing.leaks``.
+``FakeMCPServer`` and the contract checks are imported on first use: the MCP
+server stack and Hypothesis cost ~0.4 s, which suites that don't use them
+shouldn't pay.
 """
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .leaks import ResourceSnapshot
 from .scripted_model import ScriptedModel
 
 if TYPE_CHECKING:
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FakeMCPServer",
+    "ResourceSnapshot",
     "ScriptedModel",
     "ToolContract",
     "ToolsetContract",

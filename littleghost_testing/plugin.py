@@ -14,12 +14,20 @@ import pytest
 import littleghost as lg
 from littleghost.instrumentation import Event
 
+from .leaks import ResourceSnapshot
 from .scripted_model import ScriptedModel, Step
 
 if TYPE_CHECKING:  # imported lazily: the MCP server stack is heavy for suites that don't use it
     from .fake_server import FakeMCPServer
 
-__all__ = ["fake_mcp_server", "lg_events", "run_context", "scripted_model", "tool_binding"]
+__all__ = [
+    "fake_mcp_server",
+    "lg_events",
+    "lg_leaks",
+    "run_context",
+    "scripted_model",
+    "tool_binding",
+]
 
 
 @pytest.fixture
@@ -40,6 +48,12 @@ def lg_events() -> Iterator[list[Event]]:
     events: list[Event] = []
     with lg.instrumentation.subscribe(events.append):
         yield events
+
+
+@pytest.fixture
+def lg_leaks() -> Callable[..., ResourceSnapshot]:
+    """``ResourceSnapshot.take``: call it on the test's event loop, then ``assert_released()``."""
+    return ResourceSnapshot.take
 
 
 @pytest.fixture

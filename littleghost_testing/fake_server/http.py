@@ -28,7 +28,10 @@ _STOP_TIMEOUT_SECONDS = 5.0
 
 
 class HttpServer:
-    """One uvicorn server for the app ``build()`` returns; ``url`` is its base URL."""
+    """One uvicorn server for the app ``build()`` returns; ``url`` is its base URL.
+
+    ``start()`` and ``stop()`` it, or use it as a context manager.
+    """
 
     def __init__(self, build: Callable[[], Any], *, name: str) -> None:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -55,6 +58,13 @@ class HttpServer:
         if self.thread.is_alive():
             self.thread.join(_STOP_TIMEOUT_SECONDS)
         self._sock.close()
+
+    def __enter__(self) -> HttpServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
 
     def drop_connections(self) -> None:
         """Abort every open connection, as a crashing server would (call from the server's loop)."""

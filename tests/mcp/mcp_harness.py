@@ -1,22 +1,21 @@
-"""Transport targets and leak checks: the same catalog server in-process, over stdio, over HTTP."""
+"""Transport targets: the same catalog server in-process, over stdio, over HTTP."""
 
 from __future__ import annotations
 
-import asyncio
-import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import anyio
 import mcp
 import pytest
 from mcp.client.stdio import StdioServerParameters
-from mcp_servers.catalog import build_server
-from mcp_servers.http import HttpServer, without_discover
+from mcp_servers.catalog import build_server, http_app
+
+from littleghost_testing.fake_server.http import HttpServer
 
 REPO = Path(__file__).resolve().parents[2]
 TRANSPORTS = ["memory", "stdio", "http"]
@@ -72,9 +71,12 @@ class _Http:
 @pytest.fixture(scope="session")
 def http_servers() -> Iterator[_Http]:
     recorder = _Recorder()
-    modern = build_server(record=recorder).streamable_http_app()
-    legacy = without_discover(build_server(record=recorder).streamable_http_app())
-    with HttpServer(modern) as modern_server, HttpServer(legacy) as legacy_server:
+    modern = partial(http_app, record=recorder)
+    legacy = partial(http_app, legacy=True, record=recorder)
+    with (
+        HttpServer(modern, name="littleghost-test-http-modern") as modern_server,
+        HttpServer(legacy, name="littleghost-test-http-legacy") as legacy_server,
+    ):
         yield _Http(f"{modern_server.url}/mcp", f"{legacy_server.url}/mcp", recorder)
 
 
@@ -123,72 +125,3 @@ def target(request: pytest.FixtureRequest, tmp_path: Path) -> Target:
 def any_target(request: pytest.FixtureRequest, tmp_path: Path) -> Target:
     transport, legacy = request.param
     return make_target(transport, legacy, tmp_path, request)
-
-
-def child_pids() -> set[int]:
-    """Live child processes of this process (zombies excluded)."""
-    pids: set[int] = set()
-    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        for pid in (task / "children").read_text().split():
-            try:
-                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except FileNotFoundError:
-                continue
-            if state != "Z":
-                pids.add(int(pid))
-    return pids
-
-
-def client_sockets() -> set[str]:
-    """Socket inodes this process holds open, as ``socket:[inode]`` strings."""
-    found: set[str] = set()
-    for fd in Path("/proc/self/fd").iterdir():
-        try:
-            link = os.readlink(fd)
-        except OSError:
-            continue
-        if link.startswith("socket:"):
-            found.add(link)
-    return found
-
-
-def live_tasks() -> int:
-    """Tasks alive on the current event loop (asyncio or trio)."""
-    try:
-        return len(asyncio.all_tasks())
-    except RuntimeError:
-        import trio
-
-        def count(task: Any) -> int:
-            return 1 + sum(count(child) for n in task.child_nurseries for child in n.child_tasks)
-
-        return count(trio.lowlevel.current_root_task())
-
-
-@dataclass
-class Leaks:
-    """Snapshots taken before a test; ``check()`` waits for everything to be released."""
-
-    children: set[int]
-    sockets: set[str]
-    tasks: int
-
-    async def check(self) -> None:
-        with anyio.fail_after(5):
-            while True:
-                children = child_pids() - self.children
-                sockets = client_sockets() - self.sockets
-                tasks = live_tasks() - self.tasks
-                if not children and not sockets and tasks <= 0:
-                    return
-                await anyio.sleep(0.02)
-
-
-@pytest.fixture
-def leaks() -> Callable[[], Leaks]:
-    """Call inside the test (on its event loop) to snapshot; ``await check()`` at the end."""
-
-    def snapshot() -> Leaks:
-        return Leaks(child_pids(), client_sockets(), live_tasks())
-
-    return snapshot

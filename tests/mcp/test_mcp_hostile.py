@@ -13,12 +13,13 @@ import mcp
 import pytest
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
-from mcp_harness import REPO, Leaks
-from mcp_servers.http import HttpServer, failing_app
+from mcp_harness import REPO
 from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
 
 import littleghost as lg
 from littleghost.mcp import Toolset
+from littleghost_testing.fake_server.http import HttpServer
+from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio
 
@@ -50,10 +51,10 @@ async def discover(transport: ScriptedTransport, **attributes: Any) -> list[type
 async def expect_discovery_error(
     leaks: Any, transport: ScriptedTransport, error: type[BaseException], match: str, **attrs: Any
 ) -> None:
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = leaks()
     with anyio.fail_after(5), pytest.raises(error, match=match):
         await discover(transport, **attrs)
-    await baseline.check()
+    await baseline.assert_released()
 
 
 DEEP: dict[str, Any] = {"type": "object"}
@@ -103,20 +104,22 @@ WIDE = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in ra
     ],
     ids=lambda value: value if isinstance(value, str) else None,
 )
-async def test_malformed_definitions(leaks: Any, definition: Any, match: str) -> None:
-    await expect_discovery_error(leaks, scripted([definition]), lg.ProtocolError, match)
+async def test_malformed_definitions(lg_leaks: Any, definition: Any, match: str) -> None:
+    await expect_discovery_error(lg_leaks, scripted([definition]), lg.ProtocolError, match)
 
 
-async def test_duplicate_server_names(leaks: Any) -> None:
-    await expect_discovery_error(leaks, scripted([tool("a"), tool("a")]), lg.ProtocolError, "twice")
+async def test_duplicate_server_names(lg_leaks: Any) -> None:
+    await expect_discovery_error(
+        lg_leaks, scripted([tool("a"), tool("a")]), lg.ProtocolError, "twice"
+    )
 
 
-async def test_oversized_catalogs(leaks: Any) -> None:
+async def test_oversized_catalogs(lg_leaks: Any) -> None:
     many = [tool(f"t{i}") for i in range(1001)]
-    await expect_discovery_error(leaks, scripted(many), lg.ProtocolError, r"max_tools \(1000\)")
+    await expect_discovery_error(lg_leaks, scripted(many), lg.ProtocolError, r"max_tools \(1000\)")
     big = [tool("big", description="x" * 2000)]
     await expect_discovery_error(
-        leaks,
+        lg_leaks,
         scripted(big),
         lg.ProtocolError,
         r"max_catalog_bytes \(1000\)",
@@ -127,16 +130,16 @@ async def test_oversized_catalogs(leaks: Any) -> None:
         for i in range(501)
     ]
     await expect_discovery_error(
-        leaks, scripted(regexes), lg.ProtocolError, r"max_regexes \(1000\)"
+        lg_leaks, scripted(regexes), lg.ProtocolError, r"max_regexes \(1000\)"
     )
 
 
-async def test_endless_pagination(leaks: Any) -> None:
+async def test_endless_pagination(lg_leaks: Any) -> None:
     async def repeating(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return page([tool(f"t{params.get('cursor')}")], cursor="same")
 
     await expect_discovery_error(
-        leaks, ScriptedTransport(repeating), lg.ProtocolError, "repeated a pagination cursor"
+        lg_leaks, ScriptedTransport(repeating), lg.ProtocolError, "repeated a pagination cursor"
     )
     counter = iter(range(10**6))
 
@@ -144,23 +147,23 @@ async def test_endless_pagination(leaks: Any) -> None:
         return page([], cursor=f"c{next(counter)}")
 
     await expect_discovery_error(
-        leaks, ScriptedTransport(forever), lg.ProtocolError, r"max_pages \(100\)"
+        lg_leaks, ScriptedTransport(forever), lg.ProtocolError, r"max_pages \(100\)"
     )
 
     async def huge_cursor(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return page([], cursor="c" * 20_000)
 
     await expect_discovery_error(
-        leaks, ScriptedTransport(huge_cursor), lg.ProtocolError, "max_cursor_bytes"
+        lg_leaks, ScriptedTransport(huge_cursor), lg.ProtocolError, "max_cursor_bytes"
     )
 
 
-async def test_jsonrpc_error_on_discovery_is_a_tool_error(leaks: Any) -> None:
+async def test_jsonrpc_error_on_discovery_is_a_tool_error(lg_leaks: Any) -> None:
     async def refuse(method: str, params: dict[str, Any]) -> dict[str, Any]:
         raise MCPError(-32603, "catalog unavailable")
 
     await expect_discovery_error(
-        leaks, ScriptedTransport(refuse), lg.ToolError, "catalog unavailable"
+        lg_leaks, ScriptedTransport(refuse), lg.ToolError, "catalog unavailable"
     )
 
 
@@ -168,14 +171,14 @@ CATASTROPHIC = "^(a+)+$"
 EVIL_INPUT = "a" * 40 + "!"
 
 
-async def test_catastrophic_regexes_are_matched_in_linear_time(leaks: Any) -> None:
+async def test_catastrophic_regexes_are_matched_in_linear_time(lg_leaks: Any) -> None:
     schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": CATASTROPHIC}}}
 
     async def call(params: dict[str, Any]) -> dict[str, Any]:
         return text_result("ok", structuredContent={"s": EVIL_INPUT})
 
     transport = scripted([tool("evil", inputSchema=schema, outputSchema=schema)], call)
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(2):
         [evil_class] = await discover(transport)
         evil = evil_class()
@@ -188,7 +191,7 @@ async def test_catastrophic_regexes_are_matched_in_linear_time(leaks: Any) -> No
         assert "breaks its outputSchema" in str(broken.error)
         assert time.monotonic() - started < 0.5
         await evil.close()
-    await baseline.check()
+    await baseline.assert_released()
 
 
 async def call_once(leaks: Any, result: dict[str, Any], **attributes: Any) -> lg.ExecutionResult:
@@ -196,13 +199,13 @@ async def call_once(leaks: Any, result: dict[str, Any], **attributes: Any) -> lg
         return result
 
     definition = tool("t", **attributes.pop("definition", {}))
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = leaks()
     with anyio.fail_after(5):
         [tool_class] = await discover(scripted([definition], call), **attributes)
         instance = tool_class()
         outcome = await instance.execute({})
         await instance.close()
-    await baseline.check()
+    await baseline.assert_released()
     return outcome
 
 
@@ -210,50 +213,52 @@ def image(data: str) -> dict[str, Any]:
     return {"type": "image", "data": data, "mimeType": "image/png"}
 
 
-async def test_bad_images(leaks: Any) -> None:
-    bad = await call_once(leaks, {"content": [image("not base64!")], "resultType": "complete"})
+async def test_bad_images(lg_leaks: Any) -> None:
+    bad = await call_once(lg_leaks, {"content": [image("not base64!")], "resultType": "complete"})
     assert isinstance(bad.error, lg.ProtocolError) and "not valid base64" in str(bad.error)
     many = {"content": [image("AAAA")] * 21, "resultType": "complete"}
-    too_many = await call_once(leaks, many)
+    too_many = await call_once(lg_leaks, many)
     assert "max_images (20)" in str(too_many.error)
     big = {"content": [image(base64.b64encode(b"x" * 3000).decode())], "resultType": "complete"}
-    too_big = await call_once(leaks, big, max_image_bytes=2000)
+    too_big = await call_once(lg_leaks, big, max_image_bytes=2000)
     assert "max_image_bytes (2000)" in str(too_big.error)
     total = {
         "content": [image(base64.b64encode(b"x" * 900).decode())] * 3,
         "resultType": "complete",
     }
-    too_much = await call_once(leaks, total, max_total_image_bytes=2000)
+    too_much = await call_once(lg_leaks, total, max_total_image_bytes=2000)
     assert "max_total_image_bytes (2000)" in str(too_much.error)
 
 
-async def test_structured_content_must_match_output_schema(leaks: Any) -> None:
+async def test_structured_content_must_match_output_schema(lg_leaks: Any) -> None:
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     wrong = await call_once(
-        leaks, text_result("x", structuredContent={"n": "one"}), definition={"outputSchema": schema}
+        lg_leaks,
+        text_result("x", structuredContent={"n": "one"}),
+        definition={"outputSchema": schema},
     )
     assert isinstance(wrong.error, lg.ProtocolError)
     assert wrong.content == "Tool failed (ProtocolError)"
-    missing = await call_once(leaks, text_result("x"), definition={"outputSchema": schema})
+    missing = await call_once(lg_leaks, text_result("x"), definition={"outputSchema": schema})
     assert "returned no structuredContent" in str(missing.error)
     right = await call_once(
-        leaks, text_result("x", structuredContent={"n": 1}), definition={"outputSchema": schema}
+        lg_leaks, text_result("x", structuredContent={"n": 1}), definition={"outputSchema": schema}
     )
     assert right.value == {"n": 1}
 
 
-async def test_malformed_call_result(leaks: Any) -> None:
-    broken = await call_once(leaks, {"content": "not a list", "resultType": "complete"})
+async def test_malformed_call_result(lg_leaks: Any) -> None:
+    broken = await call_once(lg_leaks, {"content": "not a list", "resultType": "complete"})
     assert isinstance(broken.error, lg.ProtocolError)
 
 
-async def test_a_hanging_tool_meets_the_deadline(leaks: Any) -> None:
+async def test_a_hanging_tool_meets_the_deadline(lg_leaks: Any) -> None:
     async def call(params: dict[str, Any]) -> dict[str, Any]:
         await anyio.sleep_forever()
         raise AssertionError
 
     transport = scripted([tool("hang")], call)
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(5):
         [hang_class] = await discover(transport)
         hang = hang_class()
@@ -265,16 +270,16 @@ async def test_a_hanging_tool_meets_the_deadline(leaks: Any) -> None:
             while not transport.cancelled:  # noqa: ASYNC110 - the server records it
                 await anyio.sleep(0.005)
         await hang.close()
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_a_hanging_catalog_meets_the_deadline(leaks: Any) -> None:
+async def test_a_hanging_catalog_meets_the_deadline(lg_leaks: Any) -> None:
     async def hang(method: str, params: dict[str, Any]) -> dict[str, Any]:
         await anyio.sleep_forever()
         raise AssertionError
 
     transport = ScriptedTransport(hang)
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     run = lg.Run(context=lg.RunContext.with_timeout(0.2))
     started = time.monotonic()
     with anyio.fail_after(5), pytest.raises(lg.DeadlineExceededError):
@@ -282,7 +287,7 @@ async def test_a_hanging_catalog_meets_the_deadline(leaks: Any) -> None:
     assert time.monotonic() - started < 0.3
     assert transport.cancelled  # the SDK told the server the listing was abandoned
     await run.aclose()
-    await baseline.check()
+    await baseline.assert_released()
 
 
 def stdio_parameters(tmp_path: Any) -> StdioServerParameters:
@@ -294,9 +299,9 @@ def stdio_parameters(tmp_path: Any) -> StdioServerParameters:
     )
 
 
-async def test_stdio_server_exits_mid_call(leaks: Any, tmp_path: Any) -> None:
+async def test_stdio_server_exits_mid_call(lg_leaks: Any, tmp_path: Any) -> None:
     parameters = stdio_parameters(tmp_path)
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(10):
         async with lg.Run() as run:
             binding = lg.Binding(run=run)
@@ -310,31 +315,48 @@ async def test_stdio_server_exits_mid_call(leaks: Any, tmp_path: Any) -> None:
             later = await tools["echo"].execute({"text": "anyone there?"})
             assert isinstance(later.error, lg.ProviderError)
             assert "MCP connection closed" in str(later.error)
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_stdio_command_that_does_not_exist(leaks: Any) -> None:
+async def test_stdio_command_that_does_not_exist(lg_leaks: Any) -> None:
     parameters = StdioServerParameters(command="/nonexistent/mcp-server")
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(5), pytest.raises(lg.ProviderError, match="could not start"):
         await toolset_for(lambda: mcp.Client(parameters)).tools(lg.Binding())
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_http_connection_refused(leaks: Any) -> None:
+async def test_http_connection_refused(lg_leaks: Any) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(10), pytest.raises(lg.ProviderError, match="could not connect") as caught:
         await toolset_for(lambda: mcp.Client(f"http://127.0.0.1:{port}/mcp")).tools(lg.Binding())
     assert "Traceback" not in str(caught.value)
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_http_error_status(leaks: Any) -> None:
-    with HttpServer(failing_app) as server:
-        baseline: Leaks = leaks()
+async def failing_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Every request gets HTTP 500 with a plain-text body."""
+    if scope["type"] == "lifespan":
+        while (await receive())["type"] != "lifespan.shutdown":
+            await send({"type": "lifespan.startup.complete"})
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 500,
+            "headers": [(b"content-type", b"text/plain")],
+        }
+    )
+    await send({"type": "http.response.body", "body": b"internal error"})
+
+
+async def test_http_error_status(lg_leaks: Any) -> None:
+    with HttpServer(lambda: failing_app, name="littleghost-test-http-failing") as server:
+        baseline: ResourceSnapshot = lg_leaks()
         with anyio.fail_after(10), pytest.raises(lg.ProviderError, match="HTTP transport failed"):
             await toolset_for(lambda: mcp.Client(f"{server.url}/mcp")).tools(lg.Binding())
-        await baseline.check()
+        await baseline.assert_released()

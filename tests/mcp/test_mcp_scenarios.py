@@ -8,11 +8,12 @@ from typing import Any
 import anyio
 import mcp
 import pytest
-from mcp_harness import Leaks, Target, make_target
+from mcp_harness import Target, make_target
 from mcp_servers.catalog import PIXEL
 
 import littleghost as lg
 from littleghost.mcp import Toolset
+from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio
 
@@ -29,8 +30,8 @@ def by_name(classes: list[type[lg.Tool]]) -> dict[str, type[lg.Tool]]:
     return {cls.tool_name: cls for cls in classes}
 
 
-async def test_discovers_calls_and_closes(target: Target, leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_discovers_calls_and_closes(target: Target, lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(15):
         classes = await toolset_for(target).tools(lg.Binding())
         tools = by_name(classes)
@@ -60,22 +61,22 @@ async def test_discovers_calls_and_closes(target: Target, leaks: Any) -> None:
                 for i in range(100):
                     tg.start_soon(echo_one, i)
             assert sorted(int(r.value) for r in results) == list(range(100))
-        await baseline.check()
+        await baseline.assert_released()
 
 
-async def test_negotiates_both_protocol_eras(any_target: Target, leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_negotiates_both_protocol_eras(any_target: Target, lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(15):
         classes = await toolset_for(any_target).tools(lg.Binding())
         version = any_target.clients[0].protocol_version
         assert version == ("2025-11-25" if any_target.legacy else "2026-07-28")
         async with lg.ToolRegistry(classes) as registry:
             assert (await registry.call("add", {"a": 1, "b": 1})).value == {"result": 2}
-        await baseline.check()
+        await baseline.assert_released()
 
 
-async def test_run_owns_the_connection(target: Target, leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_run_owns_the_connection(target: Target, lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(15):
         async with lg.Run() as run:
             binding = lg.Binding(run=run)
@@ -85,11 +86,11 @@ async def test_run_owns_the_connection(target: Target, leaks: Any) -> None:
             assert (await echo.execute({"text": "still open"})).value == "still open"
         after = await echo.execute({"text": "closed"})
         assert isinstance(after.error, lg.ProviderError)
-        await baseline.check()
+        await baseline.assert_released()
 
 
-async def test_last_instance_closes_the_connection(target: Target, leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_last_instance_closes_the_connection(target: Target, lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(15):
         classes = by_name(await toolset_for(target).tools(lg.Binding()))
         # Instances that are never built keep nothing open: build them all, close them all.
@@ -100,13 +101,13 @@ async def test_last_instance_closes_the_connection(target: Target, leaks: Any) -
         assert (await echo.execute({"text": "last"})).value == "last"
         await echo.close()
         await echo.close()  # closing twice is harmless
-        await baseline.check()
+        await baseline.assert_released()
 
 
-async def test_cancellation_mid_call_reaches_the_server(any_target: Target, leaks: Any) -> None:
+async def test_cancellation_mid_call_reaches_the_server(any_target: Target, lg_leaks: Any) -> None:
     """Over every transport and protocol era: interrupted within 100 ms, seen by the server."""
     target = any_target
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(15):
         async with lg.Run() as run:
             binding = lg.Binding(run=run)
@@ -127,11 +128,11 @@ async def test_cancellation_mid_call_reaches_the_server(any_target: Target, leak
             await target.wait_for("cancelled hang")
             # The connection survives a cancelled call on every transport.
             assert (await echo.execute({"text": "after"})).value == "after"
-        await baseline.check()
+        await baseline.assert_released()
 
 
-async def test_deadline_mid_call(target: Target, leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_deadline_mid_call(target: Target, lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(15):
         async with lg.Run() as run:
             binding = lg.Binding(run=run)
@@ -142,28 +143,28 @@ async def test_deadline_mid_call(target: Target, leaks: Any) -> None:
                 await hang.execute({}, context=context)
             assert 0.3 <= time.monotonic() - started < 0.4
             await target.wait_for("cancelled hang")
-        await baseline.check()
+        await baseline.assert_released()
 
 
-async def test_cancelled_run_discovers_nothing(target: Target, leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_cancelled_run_discovers_nothing(target: Target, lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     run = lg.Run()
     run.context.cancellation.cancel()
     with pytest.raises(lg.CancelledError):
         await toolset_for(target).tools(lg.Binding(run=run))
     assert target.clients == []  # checked before the client was even built
     await run.aclose()
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_cancellation_during_connect(leaks: Any, tmp_path: Any, request: Any) -> None:
+async def test_cancellation_during_connect(lg_leaks: Any, tmp_path: Any, request: Any) -> None:
     """Stdio connects slowly enough (a Python process starting) to cancel mid-connect."""
     target = make_target("stdio", False, tmp_path, request)
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     run = lg.Run(context=lg.RunContext.with_timeout(0.05))
     started = time.monotonic()
     with anyio.fail_after(10), pytest.raises(lg.DeadlineExceededError):
         await toolset_for(target).tools(lg.Binding(run=run))
     assert time.monotonic() - started < 0.05 + 0.1 + 2.5  # + the SDK's bounded process shutdown
     await run.aclose()
-    await baseline.check()
+    await baseline.assert_released()

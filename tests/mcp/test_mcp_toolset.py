@@ -10,13 +10,13 @@ import mcp
 import mcp_types as types
 import pytest
 from mcp.server.mcpserver import MCPServer
-from mcp_harness import Leaks
 from mcp_servers.catalog import build_server
 from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
 
 import littleghost as lg
 from littleghost.mcp import Toolset
 from littleghost.mcp.naming import normalize_name
+from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio
 
@@ -47,8 +47,8 @@ def scripted_toolset(tools: list[dict[str, Any]], calls: list[Any] | None = None
     return Scripted
 
 
-async def test_name_collisions_need_map_tool(leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_name_collisions_need_map_tool(lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     colliding = scripted_toolset([tool("a.b"), tool("a/b")])
     with anyio.fail_after(5), pytest.raises(lg.ConfigurationError, match="collision: a_b"):
         await colliding.tools(lg.Binding())
@@ -70,11 +70,11 @@ async def test_name_collisions_need_map_tool(leaks: Any) -> None:
             assert (await instance.execute({})).is_success
             await instance.close()
     assert calls == [("a.b", {}), ("a/b", {})]  # the server always receives its own names
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_map_tool_can_omit_and_must_return_a_class(leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_map_tool_can_omit_and_must_return_a_class(lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
 
     class OmitAll(scripted_toolset([tool("a"), tool("b")])):  # type: ignore[misc]
         def map_tool(self, tool_class: Any, *, mcp_tool: Any, binding: Any) -> Any:
@@ -90,10 +90,10 @@ async def test_map_tool_can_omit_and_must_return_a_class(leaks: Any) -> None:
         assert await OmitAll.tools(lg.Binding()) == []  # no run: closed at once
         with pytest.raises(lg.ConfigurationError, match="map_tool"):
             await Wrong.tools(lg.Binding())
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_map_result_sees_the_call(leaks: Any) -> None:
+async def test_map_result_sees_the_call(lg_leaks: Any) -> None:
     seen: list[dict[str, Any]] = []
     server = build_server()
 
@@ -105,7 +105,7 @@ async def test_map_result_sees_the_call(leaks: Any) -> None:
             seen.append(details)
             return lg.Result({"wrapped": value}, artifacts=[lg.Artifact(b"x", "text/plain")])
 
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     with anyio.fail_after(5):
         async with lg.Run() as run:
             binding = lg.Binding(run=run)
@@ -118,7 +118,7 @@ async def test_map_result_sees_the_call(leaks: Any) -> None:
     assert details["mcp_tool"].name == "echo"
     assert details["binding"] is binding
     assert isinstance(details["result"], types.CallToolResult)
-    await baseline.check()
+    await baseline.assert_released()
 
 
 class Unreachable(Toolset):
@@ -132,19 +132,19 @@ class Unreachable(Toolset):
         self.errors.append((error, binding))
 
 
-async def test_optional_discovery_reports_and_returns_nothing(leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_optional_discovery_reports_and_returns_nothing(lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     binding = lg.Binding()
     Unreachable.errors.clear()
     with anyio.fail_after(10):
         assert await Unreachable.tools(binding) == []
     [(error, seen_binding)] = Unreachable.errors
     assert isinstance(error, lg.ProviderError) and seen_binding is binding
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_optional_never_hides_application_failures(leaks: Any) -> None:
-    baseline: Leaks = leaks()
+async def test_optional_never_hides_application_failures(lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     own = lg.ProviderError("raised by the application's client()")
 
     class BadFactory(Toolset):
@@ -175,12 +175,12 @@ async def test_optional_never_hides_application_failures(leaks: Any) -> None:
         run.context.cancellation.cancel()
         with pytest.raises(lg.CancelledError):
             await Unreachable.tools(lg.Binding(run=run))
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_a_connected_client_is_refused(leaks: Any) -> None:
+async def test_a_connected_client_is_refused(lg_leaks: Any) -> None:
     server = MCPServer("x")
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     async with mcp.Client(server) as connected:
 
         class Reused(Toolset):
@@ -189,10 +189,10 @@ async def test_a_connected_client_is_refused(leaks: Any) -> None:
 
         with pytest.raises(lg.ConfigurationError, match="fresh, unconnected"):
             await Reused.tools(lg.Binding())
-    await baseline.check()
+    await baseline.assert_released()
 
 
-async def test_instrumentation_events(leaks: Any) -> None:
+async def test_instrumentation_events(lg_leaks: Any) -> None:
     server = build_server()
 
     class Catalog(Toolset):
@@ -203,7 +203,7 @@ async def test_instrumentation_events(leaks: Any) -> None:
         optional = False
 
     events: list[lg.instrumentation.Event] = []
-    baseline: Leaks = leaks()
+    baseline: ResourceSnapshot = lg_leaks()
     with lg.instrumentation.subscribe(events.append), anyio.fail_after(5):
         async with lg.Run() as run:
             binding = lg.Binding(run=run)
@@ -231,7 +231,7 @@ async def test_instrumentation_events(leaks: Any) -> None:
         ),
     ]
     assert all(e.duration is not None for e in events if e.name.startswith("mcp_"))
-    await baseline.check()
+    await baseline.assert_released()
 
 
 def test_bounds_must_be_positive_ints() -> None:

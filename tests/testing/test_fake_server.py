@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -31,6 +28,7 @@ from littleghost_testing.fake_server import (
     Malformed,
     Oversized,
 )
+from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio
 
@@ -38,55 +36,6 @@ IN_PROCESS = ["memory", "http"]
 
 
 # -- harness ---------------------------------------------------------------------
-
-
-def fake_threads() -> set[threading.Thread]:
-    return {t for t in threading.enumerate() if t.name.startswith("littleghost-fake-http")}
-
-
-def open_sockets() -> set[str]:
-    found: set[str] = set()
-    for fd in Path("/proc/self/fd").iterdir():
-        try:
-            link = os.readlink(fd)
-        except OSError:
-            continue
-        if link.startswith("socket:"):
-            found.add(link)
-    return found
-
-
-def child_processes() -> set[int]:
-    pids: set[int] = set()
-    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        for pid in (task / "children").read_text().split():
-            try:
-                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except FileNotFoundError:
-                continue
-            if state != "Z":
-                pids.add(int(pid))
-    return pids
-
-
-class Leaks:
-    """What existed before; ``check()`` waits until nothing more is left."""
-
-    def __init__(self) -> None:
-        self.threads, self.sockets, self.children = (
-            fake_threads(),
-            open_sockets(),
-            child_processes(),
-        )
-
-    async def check(self) -> None:
-        with anyio.fail_after(5):
-            while (  # noqa: ASYNC110 - polls the OS for threads, sockets, processes
-                fake_threads() - self.threads
-                or open_sockets() - self.sockets
-                or child_processes() - self.children
-            ):
-                await anyio.sleep(0.02)
 
 
 @pytest.fixture
@@ -222,7 +171,7 @@ async def test_toolset_fault_errors(
     message: str,
     content: str | None,
 ) -> None:
-    leaks = Leaks()
+    leaks = ResourceSnapshot.take()
     server.fault("count", fault)
     with anyio.fail_after(10):
         async with lg.Run() as run:
@@ -233,7 +182,7 @@ async def test_toolset_fault_errors(
     assert result.content == (content if content is not None else str(result.error))
     assert server.calls == [("count", {"text": "a b"})]
     server.close()
-    await leaks.check()
+    await leaks.assert_released()
 
 
 @pytest.mark.parametrize("transport", IN_PROCESS)
@@ -269,7 +218,7 @@ async def test_toolset_cancellation_and_deadline_reach_the_server(
 
 
 async def test_every_fault_over_stdio(server: FakeMCPServer) -> None:
-    leaks = Leaks()
+    leaks = ResourceSnapshot.take()
     with anyio.fail_after(30):
         async with server.client("stdio") as client:
             server.fault("lookup", ErrorResult("backend down"))  # faults apply live in the child
@@ -300,7 +249,7 @@ async def test_every_fault_over_stdio(server: FakeMCPServer) -> None:
     assert [call.arguments["topic"] for call in server.calls] == list("abcdefgh")
     assert server.cancellations == [("lookup", {"topic": "e"}, "caller cancelled")]
     assert (server.sessions_opened, server.sessions_closed) == (2, 2)
-    await leaks.check()
+    await leaks.assert_released()
 
 
 # -- listing faults ---------------------------------------------------------------
@@ -340,7 +289,7 @@ LISTING_FAULTS = [
 async def test_listing_faults_fail_discovery(
     server: FakeMCPServer, transport: str, fault: Any, error_type: type[Exception], message: str
 ) -> None:
-    leaks = Leaks()
+    leaks = ResourceSnapshot.take()
     server.fault_listing(fault)
     seen: list[lg.LittleGhostError] = []
     with anyio.fail_after(10):
@@ -352,7 +301,7 @@ async def test_listing_faults_fail_discovery(
             assert await discover(server, transport, run, max_catalog_bytes=4000, **optional) == {}
     assert [type(e) for e in seen] == [error_type]
     server.close()
-    await leaks.check()
+    await leaks.assert_released()
 
 
 @pytest.mark.parametrize("transport", IN_PROCESS)
@@ -429,7 +378,7 @@ async def test_misuse_is_refused(server: FakeMCPServer) -> None:
 
 
 async def test_close_stops_http_and_the_server_can_restart() -> None:
-    leaks = Leaks()
+    leaks = ResourceSnapshot.take()
     async with FakeMCPServer("restartable") as server:
 
         @server.tool(description="Ping.")
@@ -439,19 +388,19 @@ async def test_close_stops_http_and_the_server_can_restart() -> None:
         first = server.url
         async with server.client("http") as client:
             assert text(await client.call_tool("ping", {})) == "pong"
-        assert fake_threads() - leaks.threads
-    await leaks.check()
+        assert leaks.leftovers()["threads"] == ["littleghost-fake-http-restartable"]
+    await leaks.assert_released()
     port = int(first.rsplit(":", 1)[1].split("/")[0])
     with socket.socket() as probe, pytest.raises(ConnectionRefusedError):
         probe.connect(("127.0.0.1", port))
     async with server.client("http") as client:  # a new HTTP server on a new port
         assert text(await client.call_tool("ping", {})) == "pong"
     server.close()
-    await leaks.check()
+    await leaks.assert_released()
 
 
 async def test_fixture_closes_its_servers(fake_mcp_server: Callable[..., FakeMCPServer]) -> None:
-    leaks = Leaks()
+    leaks = ResourceSnapshot.take()
     help_center = fake_mcp_server("help-center")
 
     @help_center.tool(description="Look up a help center entry.")
@@ -461,7 +410,7 @@ async def test_fixture_closes_its_servers(fake_mcp_server: Callable[..., FakeMCP
     async with help_center.client("http") as client:
         assert "30 days" in text(await client.call_tool("lookup", {"topic": "refunds"}))
     assert help_center.calls == [("lookup", {"topic": "refunds"})]
-    assert fake_threads() - leaks.threads  # still serving until teardown
+    assert leaks.leftovers()["threads"] == ["littleghost-fake-http-help-center"]  # until teardown
 
 
 def test_fixture_teardown_leaves_nothing(pytester: pytest.Pytester) -> None:
@@ -483,6 +432,6 @@ def test_fixture_teardown_leaves_nothing(pytester: pytest.Pytester) -> None:
             anyio.run(call)
         """
     )
-    before = (fake_threads(), open_sockets())
+    before = ResourceSnapshot.take()
     pytester.runpytest_inprocess("-p", "no:xdist").assert_outcomes(passed=1)
-    assert (fake_threads(), open_sockets() - before[1]) == (before[0], set())
+    assert before.leftovers() == {}

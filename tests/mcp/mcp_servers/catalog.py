@@ -1,7 +1,7 @@
 """The scenario server: built from the SDK's own ``MCPServer``.
 
 Run in-process (``build_server()``), over stdio (``python -m
-tests.mcp.mcp_servers.catalog``) or behind uvicorn. ``LG_TEST_EVENTS`` names a file
+tests.mcp.mcp_servers.catalog``) or behind uvicorn (``http_app()``). ``LG_TEST_EVENTS`` names a file
 the stdio process appends lifecycle lines to ("started hang", "cancelled
 hang"), so a test in another process can see what the handler observed.
 ``LG_TEST_CRASHABLE=1`` adds the ``crash`` tool. ``LG_TEST_LEGACY=1`` makes it
@@ -13,6 +13,7 @@ the wire, so clients fall back to the initialize handshake and negotiate
 from __future__ import annotations
 
 import base64
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -81,6 +82,52 @@ def build_server(
             os._exit(3)
 
     return server
+
+
+def http_app(*, legacy: bool = False, record: Callable[[str], None] | None = None) -> Any:
+    """The server as a Streamable HTTP ASGI app (build it on the loop that serves it)."""
+    app = build_server(record=record).streamable_http_app()
+    return _http_without_discover(app) if legacy else app
+
+
+def _http_without_discover(app: Any) -> Any:
+    """Answer ``server/discover`` with "method not found", as a pre-2026 server does."""
+
+    async def filtered(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await app(scope, receive, send)
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        request = json.loads(body) if body else {}
+        if isinstance(request, dict) and request.get("method") == "server/discover":
+            error = {"code": -32601, "message": "Method not found"}
+            reply = json.dumps({"jsonrpc": "2.0", "id": request.get("id"), "error": error})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
+            await send({"type": "http.response.body", "body": reply.encode()})
+            return None
+        replayed = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        return await app(scope, replay, send)
+
+    return filtered
 
 
 def _file_recorder(path: str) -> Callable[[str], None]:
