@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-__all__ = ["FrozenDict", "FrozenList", "freeze", "thaw"]
+__all__ = ["FrozenDict", "FrozenList", "freeze"]
 
 
 def _immutable(self: object, *args: object, **kwargs: object) -> NoReturn:
@@ -85,13 +85,4 @@ def freeze(value: Any) -> Any:
         return FrozenList(freeze(item) for item in value)
     if isinstance(value, set):
         return frozenset(value)  # equal to the set; its items are hashable, so already fixed
-    return value
-
-
-def thaw(value: Any) -> Any:
-    """Return a plain, mutable deep copy of a frozen value."""
-    if isinstance(value, Mapping):
-        return {key: thaw(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [thaw(item) for item in value]
     return value

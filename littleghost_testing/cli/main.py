@@ -121,7 +121,8 @@ class _ConnectionFailed(Exception):
 def _check_all(session: Session, report: ServerReport, options: Options, timeout: float) -> None:
     try:
         tools = session.open()
-    except (lg.ProtocolError, lg.ToolError) as error:  # reached it, but its catalog is broken
+    # Reached it, but its catalog is broken, or names two tools alike once made model-safe.
+    except (lg.ProtocolError, lg.ToolError, lg.ConfigurationError) as error:
         discovery = ToolReport("(tools/list)", examples=1)
         discovery.violations.append(
             Finding("malformed_catalog", None, "a valid tools/list answer", describe(error))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TextIO
@@ -10,6 +11,10 @@ from typing import TextIO
 from .findings import ServerReport, ToolReport, show
 
 __all__ = ["write_json", "write_junit", "write_table"]
+
+# What XML 1.0 cannot carry (control characters, surrogates, U+FFFE and U+FFFF):
+# fuzzed inputs may hold any of them, and ElementTree would write them verbatim.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def write_table(report: ServerReport, out: TextIO) -> None:
@@ -54,14 +59,16 @@ def write_junit(report: ServerReport, path: Path) -> None:
     suite = ET.SubElement(
         suites,
         "testsuite",
-        name=f"littleghost check {report.target}",
+        name=_xml_text(f"littleghost check {report.target}"),
         tests=str(len(report.tools)),
         failures=str(failed),
         errors="0",
         skipped="0",
     )
     for tool in report.tools:
-        case = ET.SubElement(suite, "testcase", classname="littleghost.check", name=tool.name)
+        case = ET.SubElement(
+            suite, "testcase", classname="littleghost.check", name=_xml_text(tool.name)
+        )
         if tool.violations:
             failure = ET.SubElement(
                 case,
@@ -69,7 +76,12 @@ def write_junit(report: ServerReport, path: Path) -> None:
                 message=f"{len(tool.violations)} contract violations in {tool.examples} calls",
                 type="ContractViolation",
             )
-            failure.text = "\n".join(_details(tool)).strip()
+            failure.text = _xml_text("\n".join(_details(tool)).strip())
         elif tool.notes:
-            ET.SubElement(case, "system-out").text = "\n".join(tool.notes)
+            ET.SubElement(case, "system-out").text = _xml_text("\n".join(tool.notes))
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _xml_text(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids written as a ``\\uXXXX`` escape."""
+    return _NOT_XML.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

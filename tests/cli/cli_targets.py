@@ -31,3 +31,15 @@ def order(order_id: str) -> str:
 
 
 not_a_server = {"tools": []}
+
+colliding = FakeMCPServer("colliding")
+
+
+@colliding.tool(name="a.b", description="One tool.")
+def dotted(topic: str) -> str:
+    return topic
+
+
+@colliding.tool(name="a_b", description="Another tool with the same model-safe name.")
+def underscored(topic: str) -> str:
+    return topic

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from littleghost_testing.cli import main
+from littleghost_testing.cli.findings import Finding, ServerReport, ToolReport
+from littleghost_testing.cli.output import write_junit
 from littleghost_testing.fake_server import FakeMCPServer
 
 DEMO = "littleghost_testing.demo_server"
@@ -91,6 +93,21 @@ def test_the_faulty_demo_fails_with_json_and_junit_reports(
     assert "accepted_invalid" in (failure.text or "")
 
 
+def test_junit_xml_stays_well_formed_whatever_the_fuzzed_input_holds(tmp_path: Path) -> None:
+    tool = ToolReport("echo", examples=1)
+    odd = "nul\x00 noncharacter\ufffe surrogate\ud800 fine\u00e9"
+    tool.violations.append(Finding("accepted_invalid", {"text": odd}, "a refusal", odd))
+    report = ServerReport("odd\x01server", 1, None, 1.0, [tool])
+    junit = tmp_path / "junit.xml"
+    write_junit(report, junit)
+    root = ET.parse(junit).getroot()
+    failure = root.find("testsuite/testcase/failure")
+    assert failure is not None and failure.text is not None
+    assert "nul\\u0000 noncharacter\\ufffe surrogate\\ud800 fine\u00e9" in failure.text
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("name") == "littleghost check odd\\u0001server"
+
+
 def test_the_same_seed_gives_the_same_report(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -129,6 +146,20 @@ def test_a_crash_stops_that_tool_and_the_next_one_reconnects(
     assert tools["crashy"]["notes"] == ["stopped after the server crashed"]
     assert tools["order"]["violations"] == [] and tools["order"]["examples"] == 6
     assert "  order: 6 examples, 0 violations" in err.splitlines()
+
+
+def test_tool_names_that_collide_once_made_model_safe_are_a_catalog_violation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    code, _, err = run(capsys, "check", "cli_targets:colliding", "--json", str(report))
+    assert code == 1
+    assert "Traceback" not in err
+    (tool,) = json.loads(report.read_text())["tools"]
+    assert tool["name"] == "(tools/list)"
+    (violation,) = tool["violations"]
+    assert violation["kind"] == "malformed_catalog"
+    assert "Tool name collision: a_b" in violation["observed"]
 
 
 def test_a_stdio_server(capsys: pytest.CaptureFixture[str]) -> None:
