@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ._frozen import freeze
+
 __all__ = ["Artifact", "ExecutionResult", "Result"]
 
 
@@ -24,6 +26,8 @@ class Artifact:
             raise TypeError(f"Artifact data must be bytes, not {type(self.data).__name__}")
         if not isinstance(self.media_type, str) or not self.media_type:
             raise TypeError("Artifact media_type must be a non-empty str")
+        if self.metadata is not None:
+            object.__setattr__(self, "metadata", freeze(self.metadata))
 
 
 @dataclass(frozen=True, slots=True, init=False)

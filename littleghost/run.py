@@ -59,6 +59,11 @@ class Run:
     def closed(self) -> bool:
         return self._closed
 
+    @property
+    def resources(self) -> tuple[object, ...]:
+        """What the run will close when it ends, oldest first."""
+        return tuple(self._resources)
+
     def register(self, resource: R) -> R:
         """Close ``resource`` (sync or async ``close()``) when the run ends."""
         if not callable(getattr(resource, "close", None)):

@@ -37,9 +37,21 @@ def run_context() -> lg.RunContext:
 
 
 @pytest.fixture
-def tool_binding(run_context: lg.RunContext) -> lg.Binding:
-    """A Binding whose run (with no actor and an empty invocation context) uses ``run_context``."""
-    return lg.Binding(run=lg.Run(context=run_context))
+def tool_binding(run_context: lg.RunContext) -> Iterator[lg.Binding]:
+    """A Binding whose run (with no actor and an empty invocation context) uses ``run_context``.
+
+    A resource registered on the run (an MCP connection, say) must be closed
+    by the test, on its own event loop: ``async with tool_binding.run: ...``.
+    Teardown fails, naming them, if any are still open.
+    """
+    run = lg.Run(context=run_context)
+    yield lg.Binding(run=run)
+    if run.resources:
+        pytest.fail(
+            f"tool_binding's run still owns {len(run.resources)} open resource(s) "
+            f"{list(run.resources)!r}: close the run in the test (`async with tool_binding.run:`)",
+            pytrace=False,
+        )
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ what the server receives.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -55,7 +56,7 @@ class RemoteTool:
             try:
                 value = await self._call(tool, arguments)
             except anyio.get_cancelled_exc_class():
-                measurement.payload["outcome"] = "cancelled"
+                measurement.payload["outcome"] = _stop_reason(tool.context)
                 raise
             measurement.payload["outcome"] = "success"
             return value
@@ -86,6 +87,13 @@ class RemoteTool:
         if converted.artifacts and not isinstance(value, lg.Result):
             return lg.Result(value, artifacts=converted.artifacts)
         return value
+
+
+def _stop_reason(context: lg.RunContext | None) -> str:
+    """Why a call was interrupted: the run's deadline, or a cancellation."""
+    if context is None or context.cancellation.cancelled or context.deadline is None:
+        return "cancelled"
+    return "deadline_exceeded" if time.monotonic() >= context.deadline else "cancelled"
 
 
 def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:

@@ -324,3 +324,17 @@ async def test_binding_run_gives_tools_the_invocation() -> None:
         assert (
             via_registry.content == '{"actor":"user-481","account":"acc-9","same_run_context":true}'
         )
+
+
+def test_resources_lists_what_the_run_will_close_until_it_closes():
+    class Resource:
+        def close(self):
+            pass
+
+    run = lg.Run()
+    first, second = run.register(Resource()), run.register(Resource())
+    assert run.resources == (first, second)
+
+    anyio.run(run.aclose)
+
+    assert run.resources == ()

@@ -234,6 +234,38 @@ async def test_instrumentation_events(lg_leaks: Any) -> None:
     await baseline.assert_released()
 
 
+async def test_interrupted_calls_say_whether_a_deadline_or_a_cancel_stopped_them(
+    lg_leaks: Any,
+) -> None:
+    server = build_server()
+
+    class Catalog(Toolset):
+        def client(self, binding: lg.Binding) -> mcp.Client:
+            return mcp.Client(server)
+
+    events: list[lg.instrumentation.Event] = []
+    baseline: ResourceSnapshot = lg_leaks()
+    with lg.instrumentation.subscribe(events.append), anyio.fail_after(5):
+        async with lg.Run() as run:
+            binding = lg.Binding(run=run)
+            tools = {cls.tool_name: cls(binding) for cls in await Catalog.tools(binding)}
+            with pytest.raises(lg.DeadlineExceededError):
+                await tools["hang"].execute({}, context=lg.RunContext.with_timeout(0.05))
+            cancelled = lg.RunContext()
+
+            async def cancel_soon() -> None:
+                await anyio.sleep(0.05)
+                cancelled.cancellation.cancel()
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(cancel_soon)
+                with pytest.raises(lg.CancelledError):
+                    await tools["hang"].execute({}, context=cancelled)
+    outcomes = [dict(e.payload)["outcome"] for e in events if e.name == "mcp_call"]
+    assert outcomes == ["deadline_exceeded", "cancelled"]
+    await baseline.assert_released()
+
+
 def test_bounds_must_be_positive_ints() -> None:
     from littleghost.mcp.bounds import Bounds
 

@@ -81,3 +81,30 @@ async def test_scripted_model_fails_loudly_when_the_script_runs_out(scripted_mod
                 lg.ModelResponse(tool_calls=[lg.ToolCall(id="1", name="echo", arguments={})])
             ),
         )
+
+
+def test_tool_binding_fails_a_test_that_leaves_run_resources_open(pytester):
+    pytester.makepyfile(
+        """
+        class Connection:
+            def close(self):
+                pass
+
+        def test_leaves_it_open(tool_binding):
+            tool_binding.run.register(Connection())
+
+        def test_closes_it(tool_binding):
+            import anyio
+
+            tool_binding.run.register(Connection())
+            anyio.run(tool_binding.run.aclose)
+        """
+    )
+    result = pytester.runpytest_inprocess("-p", "no:xdist")
+    result.assert_outcomes(passed=2, errors=1)  # the leaky test passes, then fails at teardown
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at teardown of test_leaves_it_open*",
+            "*run still owns 1 open resource*async with tool_binding.run*",
+        ]
+    )
