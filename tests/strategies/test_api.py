@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import anyio
@@ -79,13 +78,6 @@ def _large_schema(width: int) -> dict[str, Any]:
         "properties": {f"group_{i}": {"type": "array", "items": item} for i in range(width)},
         "required": ["group_0"],
     }
-
-
-def test_building_a_large_schema_takes_milliseconds() -> None:
-    schema = _large_schema(40)  # 1,600 leaf properties
-    started = time.perf_counter()
-    from_schema(schema)
-    assert time.perf_counter() - started < 0.5  # ~60 ms on an idle machine
 
 
 @settings(max_examples=20, database=None, deadline=None)
