@@ -126,26 +126,11 @@ def summary(name: str, records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def large_schema(width: int, tag: str) -> dict[str, Any]:
-    """``width`` arrays of objects with ``width`` properties each; ``tag`` defeats the cache."""
-    item = {
-        "type": "object",
-        "properties": {
-            f"field_{i}": {"type": ["string", "integer", "null"][i % 3], "description": tag}
-            for i in range(width)
-        },
-        "required": [f"field_{i}" for i in range(0, width, 4)],
-    }
-    return {
-        "type": "object",
-        "properties": {f"group_{i}": {"type": "array", "items": item} for i in range(width)},
-        "required": ["group_0"],
-    }
-
-
 def build_seconds(width: int = 40, repeats: int = 5) -> float:
     """Median time to build ``from_schema`` for a fresh schema of ``width``² leaf properties."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository
     from littleghost_testing.strategies import from_schema
+    from tests.strategies.support import large_schema
 
     timings = []
     for repeat in range(repeats):

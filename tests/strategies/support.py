@@ -38,3 +38,20 @@ def check_invalid(schema: Any, examples: int = 40) -> None:
         assert found == [(record.keyword, record.path)], (record, found)
 
     run()
+
+
+def large_schema(width: int, tag: str = "x") -> dict[str, Any]:
+    """``width`` arrays of objects with ``width`` properties each; ``tag`` defeats the cache."""
+    item = {
+        "type": "object",
+        "properties": {
+            f"field_{i}": {"type": ["string", "integer", "null"][i % 3], "description": tag}
+            for i in range(width)
+        },
+        "required": [f"field_{i}" for i in range(0, width, 4)],
+    }
+    return {
+        "type": "object",
+        "properties": {f"group_{i}": {"type": "array", "items": item} for i in range(width)},
+        "required": ["group_0"],
+    }

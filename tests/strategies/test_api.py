@@ -11,6 +11,8 @@ from hypothesis import given, settings
 import littleghost as lg
 from littleghost_testing.strategies import InvalidInput, from_schema, invalid_inputs, tool_inputs
 
+from .support import large_schema
+
 
 class OrderLookupTool(lg.Tool):
     description = "Look up an order."
@@ -64,23 +66,7 @@ def test_strategies_are_cached_per_schema() -> None:
     assert from_schema(OrderLookupTool.input_schema) is tool_inputs(OrderLookupTool)
 
 
-def _large_schema(width: int) -> dict[str, Any]:
-    item = {
-        "type": "object",
-        "properties": {
-            f"field_{i}": {"type": ["string", "integer", "null"][i % 3], "description": "x"}
-            for i in range(width)
-        },
-        "required": [f"field_{i}" for i in range(0, width, 4)],
-    }
-    return {
-        "type": "object",
-        "properties": {f"group_{i}": {"type": "array", "items": item} for i in range(width)},
-        "required": ["group_0"],
-    }
-
-
 @settings(max_examples=20, database=None, deadline=None)
-@given(from_schema(_large_schema(12)))
+@given(from_schema(large_schema(12)))
 def test_large_schemas_pass_the_health_checks(value: dict[str, Any]) -> None:
     assert "group_0" in value
