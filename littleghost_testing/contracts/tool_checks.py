@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import re
 import time
 from collections.abc import Callable, Mapping
@@ -126,11 +127,11 @@ def _require_json(value: Any, what: str) -> None:
 def _require_frozen(value: Any, where: str) -> None:
     """Every container, at any depth, refuses mutation with ``TypeError``."""
     if isinstance(value, Mapping):
-        _refuses(lambda: value.__setitem__("__contract_probe__", None), where)  # type: ignore[attr-defined]
+        _refuses(lambda: operator.setitem(value, "__contract_probe__", None), where)
         for key, item in value.items():
             _require_frozen(item, f"{where}.{key}")
     elif isinstance(value, list | tuple):
-        _refuses(lambda: value.__setitem__(slice(0, 0), [None]), where)  # type: ignore[union-attr]
+        _refuses(lambda: operator.setitem(value, slice(0, 0), [None]), where)
         for index, item in enumerate(value):
             _require_frozen(item, f"{where}[{index}]")
 
