@@ -126,12 +126,13 @@ def _require_json(value: Any, what: str) -> None:
 
 def _require_frozen(value: Any, where: str) -> None:
     """Every container, at any depth, refuses mutation with ``TypeError``."""
+    target: Any = value  # the probes try what the declared types forbid
     if isinstance(value, Mapping):
-        _refuses(lambda: operator.setitem(value, "__contract_probe__", None), where)
+        _refuses(lambda: operator.setitem(target, "__contract_probe__", None), where)
         for key, item in value.items():
             _require_frozen(item, f"{where}.{key}")
     elif isinstance(value, list | tuple):
-        _refuses(lambda: operator.setitem(value, slice(0, 0), [None]), where)
+        _refuses(lambda: operator.setitem(target, slice(0, 0), [None]), where)
         for index, item in enumerate(value):
             _require_frozen(item, f"{where}[{index}]")
 
