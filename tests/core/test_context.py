@@ -1,4 +1,4 @@
-"""RunContext, CancellationToken, Binding and the error hierarchy (API.md §2)."""
+"""RunContext, CancellationToken, Binding and the error hierarchy (docs/tools.md)."""
 
 from __future__ import annotations
 

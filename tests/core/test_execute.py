@@ -1,6 +1,6 @@
 """``Tool.execute``: validation, failure sanitizing, propagation, content, cancellation.
 
-API.md §1, steps 1-6. Unhappy paths first.
+docs/tools.md, "What execute does". Unhappy paths first.
 """
 
 from __future__ import annotations

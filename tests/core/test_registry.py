@@ -1,4 +1,4 @@
-"""ToolRegistry (API.md §3): entries, names, lifecycle, closing and the exclusive lock.
+"""ToolRegistry (docs/tools.md): entries, names, lifecycle, closing and the exclusive lock.
 
 Unhappy paths first: what the registry refuses, what it closes when something
 fails, and what it guarantees under cancellation. Then the happy paths.

@@ -1,4 +1,4 @@
-"""Run and Invocation (API.md §4): owned resources, closing, and read-only application context.
+"""Run and Invocation (docs/tools.md): owned resources, closing, and read-only application context.
 
 Unhappy paths first: what ``register`` refuses, how closing fails, and what a
 tool cannot change. Then how a Binding gives tools ``run.invocation``.

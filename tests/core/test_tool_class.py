@@ -1,4 +1,4 @@
-"""Tool classes: the checks made when a subclass is created (API.md §1).
+"""Tool classes: the checks made when a subclass is created (docs/tools.md, "Schema rules").
 
 Unhappy paths first: every class attribute is validated when the class
 statement runs, so a misdeclared tool never reaches a registry.
