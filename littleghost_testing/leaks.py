@@ -12,6 +12,7 @@ elsewhere ``take()`` raises rather than report nothing.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import os
 import sys
 import threading
@@ -71,7 +72,7 @@ class ResourceSnapshot:
             "processes": [
                 _describe_process(p) for p in sorted(_child_processes() - self.processes)
             ],
-            "sockets": sorted(_sockets() - self.sockets),
+            "sockets": _describe_sockets(_sockets() - self.sockets),
             "tasks": [],
             "threads": sorted(t.name for t in _threads(self.thread_prefix) - self.threads),
         }
@@ -129,6 +130,49 @@ def _sockets() -> frozenset[str]:
         if link.startswith("socket:"):
             found.add(link)
     return frozenset(found)
+
+
+def _describe_sockets(sockets: frozenset[str]) -> list[str]:
+    """Each socket with its addresses, so a leak names the peer and not just an inode."""
+    if not sockets:
+        return []
+    addresses = _socket_addresses()
+    return sorted(f"{link} ({addresses[link]})" if link in addresses else link for link in sockets)
+
+
+def _socket_addresses() -> dict[str, str]:
+    """``socket:[inode]`` → "tcp 127.0.0.1:5000 -> 127.0.0.1:41234", from /proc/net tables."""
+    found: dict[str, str] = {}
+    for kind in ("tcp", "tcp6", "udp", "udp6"):
+        try:
+            rows = (_PROC / "self" / "net" / kind).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            local, remote, inode = _address(fields[1]), _address(fields[2]), fields[9]
+            found[f"socket:[{inode}]"] = f"{kind} {local} -> {remote}"
+    try:
+        rows = (_PROC / "self" / "net" / "unix").read_text().splitlines()[1:]
+    except OSError:
+        rows = []
+    for row in rows:
+        fields = row.split()
+        path = fields[7] if len(fields) > 7 else "unnamed"
+        found[f"socket:[{fields[6]}]"] = f"unix {path}"
+    return found
+
+
+def _address(hex_address: str) -> str:
+    """``0100007F:1F90`` → ``127.0.0.1:8080`` (IPv4 and IPv6, as /proc/net writes them)."""
+    host, port = hex_address.split(":")
+    raw = bytes.fromhex(host)
+    # /proc/net writes each 32-bit word in host byte order.
+    step = -1 if sys.byteorder == "little" else 1
+    words = b"".join(raw[i : i + 4][::step] for i in range(0, len(raw), 4))
+    if len(words) == 4:
+        return f"{ipaddress.IPv4Address(words)}:{int(port, 16)}"
+    return f"[{ipaddress.IPv6Address(words)}]:{int(port, 16)}"
 
 
 def _tasks() -> frozenset[Any] | None:

@@ -49,6 +49,23 @@ async def test_a_socket_is_named_until_it_is_closed(
 
 
 @pytest.mark.anyio
+async def test_a_connected_socket_names_both_addresses(
+    lg_leaks: Callable[..., ResourceSnapshot],
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        snapshot = lg_leaks()
+        with socket.create_connection(("127.0.0.1", port)) as client:
+            local = client.getsockname()[1]
+            accepted, _ = listener.accept()
+            with accepted:
+                left = "\n".join(snapshot.leftovers()["sockets"])
+                assert f"tcp 127.0.0.1:{local} -> 127.0.0.1:{port}" in left
+                assert f"tcp 127.0.0.1:{port} -> 127.0.0.1:{local}" in left
+        await snapshot.assert_released()
+
+
+@pytest.mark.anyio
 async def test_threads_are_named_and_filtered_by_prefix() -> None:
     snapshot = ResourceSnapshot.take(thread_prefix="lg-test-")
     release = threading.Event()
