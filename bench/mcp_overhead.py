@@ -3,6 +3,9 @@
 Run: ``python bench/mcp_overhead.py [--calls N] [--backend asyncio|trio]``.
 Prints per-transport latency (sequential calls), throughput (100 concurrent
 calls) and discovery of a 1000-tool catalog, each as littleghost / raw.
+The main discovery figures list 1000 real tool schemas (``bench/real_catalog.py``:
+the corpus in ``tests/data/tool_schemas``, cycled, each copy unique) over each
+transport; a last line keeps the synthetic catalog (one tiny schema repeated).
 The HTTP server runs uvicorn in a thread on a TCP_NODELAY socket.
 """
 
@@ -26,12 +29,15 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests" / "mcp")]
 
 from mcp_servers.catalog import build_server, http_app  # noqa: E402
+from real_catalog import catalog_http_app, catalog_server  # noqa: E402
 
 import littleghost as lg  # noqa: E402
 from littleghost.mcp import Toolset  # noqa: E402
 from littleghost_testing.fake_server.http import HttpServer  # noqa: E402
 
 CONCURRENCY = 100
+CATALOG_TOOLS = 1000
+DISCOVERY_ROUNDS = 7
 
 
 def large_server(count: int) -> MCPServer:
@@ -107,16 +113,18 @@ async def measure_calls(client_factory: Callable[[], mcp.Client], calls: int) ->
     return figures
 
 
-async def measure_discovery(count: int) -> dict[str, float]:
-    server = large_server(count)
+async def measure_discovery(
+    client_factory: Callable[[], mcp.Client], count: int, rounds: int = DISCOVERY_ROUNDS
+) -> dict[str, float]:
+    """Raw connect + ``list_tools`` against ``Toolset.tools()`` (connect, list, build)."""
 
     class Large(Toolset):
         def client(self, binding: lg.Binding) -> mcp.Client:
-            return mcp.Client(server)
+            return client_factory()
 
     async def raw() -> float:
         started = time.perf_counter()
-        async with mcp.Client(server) as client:
+        async with client_factory() as client:
             listed = await client.list_tools()
             assert len(listed.tools) == count
         return time.perf_counter() - started
@@ -127,8 +135,15 @@ async def measure_discovery(count: int) -> dict[str, float]:
             assert len(await Large.tools(lg.Binding(run=run))) == count
         return time.perf_counter() - started
 
-    raw_seconds, our_seconds = await interleaved(3, raw, littleghost)
+    raw_seconds, our_seconds = await interleaved(rounds, raw, littleghost)
     return {"raw_discovery": raw_seconds, "lg_discovery": our_seconds}
+
+
+def print_discovery(label: str, d: dict[str, float]) -> None:
+    print(
+        f"{label:<34} {d['raw_discovery'] * 1e3:8.1f} {d['lg_discovery'] * 1e3:8.1f} "
+        f"{d['lg_discovery'] / d['raw_discovery']:5.2f}x"
+    )
 
 
 async def main(calls: int) -> None:
@@ -154,10 +169,35 @@ async def main(calls: int) -> None:
                 f"{f['lg_call'] / f['raw_call']:5.2f}x   {f['raw_throughput']:11.0f} "
                 f"{f['lg_throughput']:10.0f} {f['lg_throughput'] / f['raw_throughput']:5.2f}x"
             )
-    d = await measure_discovery(1000)
-    print(
-        f"discovery of 1000 tools: raw {d['raw_discovery']:.3f} s, "
-        f"littleghost {d['lg_discovery']:.3f} s, {d['lg_discovery'] / d['raw_discovery']:.2f}x"
+    await discovery()
+
+
+async def discovery() -> None:
+    """Discovery of the real catalog over every transport, then of the synthetic one."""
+    stdio = StdioServerParameters(
+        command=sys.executable,
+        args=[str(REPO / "bench" / "real_catalog.py"), "--count", str(CATALOG_TOOLS)],
+        cwd=REPO,
+    )
+    real = catalog_server(CATALOG_TOOLS)
+    with HttpServer(
+        lambda: catalog_http_app(CATALOG_TOOLS), name="littleghost-bench-catalog"
+    ) as http:
+        transports: dict[str, Callable[[], mcp.Client]] = {
+            "in-process": lambda: mcp.Client(real),
+            "stdio": lambda: mcp.Client(stdio),
+            "http": lambda: mcp.Client(f"{http.url}/mcp"),
+        }
+        title = f"discovery of {CATALOG_TOOLS} tools"
+        print(f"\n{title:<34} {'raw ms':>8} {'lg ms':>8} ratio")
+        for name, factory in transports.items():
+            print_discovery(
+                f"real schemas, {name}", await measure_discovery(factory, CATALOG_TOOLS)
+            )
+    synthetic = large_server(CATALOG_TOOLS)
+    print_discovery(
+        "synthetic schema, in-process",
+        await measure_discovery(lambda: mcp.Client(synthetic), CATALOG_TOOLS),
     )
 
 
@@ -165,5 +205,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--backend", default="asyncio", choices=["asyncio", "trio"])
+    parser.add_argument(
+        "--discovery-only", action="store_true", help="skip the call figures: discovery only"
+    )
     options = parser.parse_args()
-    anyio.run(main, options.calls, backend=options.backend)
+    logging.disable(logging.WARNING)  # the SDK's servers log every request at INFO
+    if options.discovery_only:
+        anyio.run(discovery, backend=options.backend)
+    else:
+        anyio.run(main, options.calls, backend=options.backend)
