@@ -1,0 +1,39 @@
+"""The fuzzing engine behind ``littleghost check``: real MCP servers against their own schemas.
+
+``plan`` decides which tools are safe to call (``readOnlyHint: true``, or
+``allow_side_effects``) and says why; ``fuzz_tool`` calls one tool with the
+schema's examples, known-good inputs, generated valid and invalid inputs,
+and reports answer counts and findings, each distinct bug shrunk. No
+printing, no exits: the CLI and pytest render the reports.
+"""
+
+from .engine import NOT_SHRUNK, fuzz_tool
+from .faults import TransportFaults
+from .findings import KINDS, Answers, Finding, FindingGroup, ServerReport, ToolReport, show
+from .leaks import Leak, find_leak, leaked_detail
+from .options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
+from .planning import PlannedTool, annotations_of, plan, server_name, task_support
+
+__all__ = [
+    "DEFAULT_SHRINK_BUDGET",
+    "DEFAULT_TIMEOUT",
+    "KINDS",
+    "NOT_SHRUNK",
+    "Answers",
+    "Finding",
+    "FindingGroup",
+    "FuzzOptions",
+    "Leak",
+    "PlannedTool",
+    "ServerReport",
+    "ToolReport",
+    "TransportFaults",
+    "annotations_of",
+    "find_leak",
+    "fuzz_tool",
+    "leaked_detail",
+    "plan",
+    "server_name",
+    "show",
+    "task_support",
+]

@@ -1,0 +1,379 @@
+"""``fuzz_tool``: one tool, fuzzed from its own schema, each distinct bug shrunk by Hypothesis.
+
+Order of inputs: the schema's examples and defaults, then the caller's
+known-good inputs, then generated valid inputs, then generated invalid ones.
+Exploration records every finding and never raises; then each distinct bug
+(kind and keyword) is searched again with Hypothesis raising on it, so its
+shrinker reduces the input. Answers are cached per input, so replaying what
+exploration already sent costs no call, and a timed-out input is never sent
+again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from anyio.from_thread import BlockingPortal
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as seeded
+from hypothesis import strategies as st
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from hypothesis.errors import HypothesisException
+
+import littleghost as lg
+from littleghost._validation import SchemaValidator
+
+from ...strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
+from .calls import Outcome, Probe, call_once
+from .faults import TransportFaults
+from .findings import Finding, FindingGroup, ToolReport, show
+from .inputs import is_zero_argument, schema_inputs
+from .options import FuzzOptions
+from .planning import PlannedTool, plan
+
+__all__ = ["NOT_SHRUNK", "fuzz_tool"]
+
+NOT_SHRUNK = frozenset({"timeout", "crash", "transport_error", "unexercised"})
+"""Kinds never shrunk: re-sending would cost a timeout, a dead server or a flaky network."""
+
+MAX_NOTE_CHARS = 200
+"""A note is one line of at most this many characters."""
+
+_DEFAULT_SEED = 0
+"""The seed behind ``seed=None``: derandomized, the same inputs on every run."""
+
+
+_ALL_HEALTH_CHECKS: list[HealthCheck] = [*HealthCheck.__members__.values()]
+"""A server's answers are not the test's fault: no health check may end a run with a dump."""
+
+
+class _Stop(BaseException):
+    """Ends a Hypothesis run early; a BaseException, so Hypothesis does not take it for a bug."""
+
+
+class _Found(Exception):
+    """Raised for the bug being shrunk, so Hypothesis keeps inputs that still show it."""
+
+
+def fuzz_tool(
+    portal: BlockingPortal,
+    tool: lg.Tool | PlannedTool,
+    options: FuzzOptions,
+    *,
+    deadline: float | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+    on_call: Callable[[ToolReport], None] | None = None,
+    faults: TransportFaults | None = None,
+) -> ToolReport:
+    """Fuzz one tool (unless its plan skips it) and report what it answered and what broke.
+
+    ``deadline`` is a ``time.monotonic()`` value; it and ``should_stop`` are
+    checked between calls. ``on_call`` sees the report after every call.
+    ``faults``, attached to the tool's client, tells unparseable answers
+    from timeouts.
+    """
+    planned = tool if isinstance(tool, PlannedTool) else plan([tool], options)[0]
+    report = ToolReport(
+        planned.name,
+        called=planned.called,
+        reason=planned.reason,
+        annotations=planned.annotations,
+    )
+    if planned.called:
+        _ToolRun(portal, planned, options, report, deadline, should_stop, on_call, faults).run()
+    return report
+
+
+class _ToolRun:
+    def __init__(
+        self,
+        portal: BlockingPortal,
+        planned: PlannedTool,
+        options: FuzzOptions,
+        report: ToolReport,
+        deadline: float | None,
+        should_stop: Callable[[], bool],
+        on_call: Callable[[ToolReport], None] | None,
+        faults: TransportFaults | None,
+    ) -> None:
+        self.portal = portal
+        self.tool = planned.tool
+        self.options = options
+        self.report = report
+        self.deadline = deadline
+        self.should_stop = should_stop
+        self.on_call = on_call
+        self.faults = faults
+        self.seconds = options.timeout_for(planned.name)
+        self.schema = planned.tool.input_schema
+        self.cache: dict[tuple[bool, str], Outcome] = {}
+        self.findings: dict[tuple[str, str | None], list[Finding]] = {}
+        self.stop_reason: str | None = None
+
+    def run(self) -> None:
+        started = time.monotonic()
+        try:
+            self._explicit()
+            if is_zero_argument(self.schema):
+                self._send(Probe({}, valid=True))
+            else:
+                self._explore("valid", self._valid_probes())
+            self._explore("invalid", self._invalid_probes())
+            self._shrink_all()
+        finally:
+            if self.stop_reason is not None:
+                self._note(f"stopped early: {self.stop_reason}")
+            self._finish()
+            self.report.elapsed = time.monotonic() - started
+
+    # -- inputs -----------------------------------------------------------------------
+
+    def _explicit(self) -> None:
+        """The schema's own examples and defaults, then the caller's inputs, valid ones only."""
+        try:
+            validator = SchemaValidator(self.schema)
+        except lg.ConfigurationError:
+            return  # generation names the schema's problem in a note
+        given = [(None, value) for value in schema_inputs(self.schema)]
+        given += [
+            (f"inputs[{self.report.name!r}][{n}]", dict(value))
+            for n, value in enumerate(self.options.inputs.get(self.report.name, ()))
+        ]
+        for source, value in given:
+            broken = validator.violations(value)
+            if not broken:
+                self._send(Probe(value, valid=True))
+            elif source is not None:  # combined schema examples may lack a required key
+                first = broken[0]
+                self._note(f"{source} not sent: it breaks {first.keyword!r} at {first.path}")
+
+    def _valid_probes(self) -> st.SearchStrategy[Probe] | str:
+        try:
+            values = from_schema(self.schema)
+        except SchemaError as error:
+            return f"no valid inputs: {error}"
+        return values.filter(lambda value: isinstance(value, dict)).map(
+            lambda value: Probe(value, valid=True)
+        )
+
+    def _invalid_probes(self) -> st.SearchStrategy[Probe] | str:
+        try:
+            broken = invalid_inputs(self.schema)
+        except SchemaError as error:
+            return f"no invalid inputs: {error}"
+        return broken.filter(lambda item: isinstance(item.value, dict)).map(_probe)
+
+    # -- calls ------------------------------------------------------------------------
+
+    def _stopped(self) -> bool:
+        if self.report.crashed:
+            return True
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.stop_reason = self.stop_reason or "out of time"
+        elif self.should_stop():
+            self.stop_reason = self.stop_reason or "asked to stop"
+        return self.stop_reason is not None
+
+    def _send(self, probe: Probe) -> Outcome | None:
+        """The answer to ``probe``: from the cache, or from one call; ``None`` once stopped."""
+        key = (probe.valid, json.dumps(probe.input, sort_keys=True, default=repr))
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        if self._stopped():
+            return None
+        outcome = self.portal.call(
+            lambda: call_once(
+                self.tool,
+                probe,
+                seconds=self.seconds,
+                strict=self.options.strict,
+                faults=self.faults,
+            )
+        )
+        self.cache[key] = outcome
+        self._record(probe, outcome)
+        return outcome
+
+    def _record(self, probe: Probe, outcome: Outcome) -> None:
+        report = self.report
+        if probe.valid:
+            report.valid_calls += 1
+            if outcome.answer == "success":
+                report.answers.success += 1
+            elif outcome.answer == "is_error":
+                report.answers.is_error += 1
+            elif outcome.answer == "jsonrpc_error":
+                report.answers.jsonrpc_error += 1
+        else:
+            report.invalid_calls += 1
+        for finding in outcome.findings:
+            self.findings.setdefault(finding.group, []).append(finding)
+        if outcome.crashed:
+            report.crashed = True
+            self._note("stopped after the server crashed")
+        if self.on_call is not None:
+            self.on_call(report)
+
+    # -- Hypothesis -------------------------------------------------------------------
+
+    def _explore(self, what: str, probes: st.SearchStrategy[Probe] | str) -> None:
+        """Up to ``examples`` generated inputs; findings are recorded, never raised."""
+        if isinstance(probes, str):
+            self._note(probes)
+            return
+
+        def explore(probe: Probe) -> None:
+            if self._send(probe) is None:
+                raise _Stop
+
+        self._hypothesis(what, probes, explore, [Phase.generate], database=None)
+
+    def _shrink_all(self) -> None:
+        """Search each shrinkable bug again, raising on it, within the shrink budget."""
+        ends = time.monotonic() + self.options.shrink_budget
+        for (kind, keyword), found in list(self.findings.items()):
+            if kind in NOT_SHRUNK or self.report.crashed or time.monotonic() >= ends:
+                continue
+            valid = found[0].valid
+            probes = self._valid_probes() if valid else self._invalid_probes()
+            if isinstance(probes, str) or not any(_generated(f) for f in found):
+                continue
+
+            def shrink(probe: Probe, kind: str = kind, keyword: str | None = keyword) -> None:
+                if time.monotonic() >= ends:
+                    raise _Stop
+                outcome = self._send(probe)
+                if outcome is None or outcome.timed_out or outcome.crashed:
+                    raise _Stop
+                if any(f.group == (kind, keyword) for f in outcome.findings):
+                    raise _Found
+
+            label = f"{'valid' if valid else 'invalid'} {kind} {keyword}"
+            self._hypothesis(
+                label,
+                probes,
+                shrink,
+                [Phase.reuse, Phase.generate, Phase.shrink],
+                database=self._database(label),
+            )
+
+    def _hypothesis(
+        self,
+        what: str,
+        probes: st.SearchStrategy[Probe],
+        body: Callable[[Probe], None],
+        phases: list[Phase],
+        database: ExampleDatabase | None,
+    ) -> None:
+        test = settings(
+            max_examples=self.options.examples,
+            database=database,
+            deadline=None,
+            phases=phases,
+            verbosity=Verbosity.quiet,
+            report_multiple_bugs=False,
+            print_blob=False,
+            suppress_health_check=_ALL_HEALTH_CHECKS,
+        )(given(probes)(body))
+        test = seeded(_DEFAULT_SEED if self.options.seed is None else self.options.seed)(test)
+        try:
+            test()
+        except _Stop:
+            pass
+        except _Found:
+            pass  # the shrunk input is among the recorded findings
+        except HypothesisException as error:
+            if not what.startswith(("valid", "invalid")) or " " in what:
+                return  # a shrink that could not reproduce: exploration already reported it
+            self._note(f"no {what} inputs: {_one_line(error)}")
+        except Exception as error:  # a strategy that failed to draw, or a flaky replay
+            self._note(f"{what} inputs stopped: {_one_line(error)}")
+
+    def _database(self, label: str) -> ExampleDatabase | None:
+        path = self.options.hypothesis_database
+        if path is None:
+            return None
+        return _Keyed(DirectoryBasedExampleDatabase(str(path)), f"{self.report.name} {label}")
+
+    # -- report -----------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        groups = [
+            FindingGroup(min(found, key=_size), len(found)) for found in self.findings.values()
+        ]
+        report = self.report
+        if report.answers.success == 0 and not report.crashed:
+            groups.append(FindingGroup(self._unexercised(), 1))
+        report.groups = groups
+
+    def _unexercised(self) -> Finding:
+        answers = self.report.answers
+        other = self.report.valid_calls - answers.is_error - answers.jsonrpc_error
+        observed = (
+            f"{self.report.valid_calls} valid calls: {answers.is_error} isError, "
+            f"{answers.jsonrpc_error} JSON-RPC errors, {other} without an answer; "
+            "give inputs that work with --inputs FILE"
+        )
+        return Finding(
+            kind="unexercised",
+            valid=True,
+            keyword=None,
+            path=None,
+            input=None,
+            expected="at least one valid input answered with success",
+            observed=observed,
+            duration=0.0,
+            severity="warning",
+        )
+
+    def _note(self, text: str) -> None:
+        line = _one_line(text)
+        if line not in self.report.notes:
+            self.report.notes.append(line)
+
+
+class _Keyed(ExampleDatabase):
+    """A database view whose keys name the tool and bug, so tools never share examples."""
+
+    def __init__(self, inner: ExampleDatabase, prefix: str) -> None:
+        super().__init__()
+        self.inner = inner
+        self.prefix = prefix.encode()
+
+    def _key(self, key: bytes) -> bytes:
+        return self.prefix + b"\0" + key
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self.inner.save(self._key(key), value)
+
+    def fetch(self, key: bytes) -> Any:
+        return self.inner.fetch(self._key(key))
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self.inner.delete(self._key(key), value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        self.inner.move(self._key(src), self._key(dest), value)
+
+
+def _probe(broken: InvalidInput) -> Probe:
+    return Probe(broken.value, valid=False, keyword=broken.keyword, path=broken.path)
+
+
+def _generated(finding: Finding) -> bool:
+    return finding.input is not None
+
+
+def _size(finding: Finding) -> tuple[int, str]:
+    shown = show(finding.input)
+    return (len(shown), shown)
+
+
+def _one_line(error: BaseException | str) -> str:
+    text = str(error).strip()
+    first = text.splitlines()[0] if text else type(error).__name__
+    return first[:MAX_NOTE_CHARS]

@@ -1,0 +1,209 @@
+"""What fuzzing found: plain data that the CLI, the JSON report and pytest all render."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "KINDS",
+    "Answers",
+    "Finding",
+    "FindingGroup",
+    "ServerReport",
+    "Severity",
+    "ToolReport",
+    "show",
+]
+
+Severity = Literal["violation", "warning"]
+
+KINDS: dict[str, tuple[Severity, str]] = {
+    "timeout": ("violation", "no answer within the call's timeout"),
+    "crash": ("violation", "the connection closed during a call (the server died)"),
+    "transport_error": ("violation", "the transport failed during a call"),
+    "malformed_result": (
+        "violation",
+        "an answer that breaks the MCP protocol or cannot be parsed",
+    ),
+    "output_schema": ("violation", "structuredContent missing or breaking the outputSchema"),
+    "jsonrpc_error": (
+        "violation",
+        "a valid input answered with a JSON-RPC error instead of a result",
+    ),
+    "accepted_invalid": ("violation", "an input breaking the inputSchema answered with success"),
+    "malformed_catalog": ("violation", "tools/list answered with a catalog that cannot be used"),
+    "leaked_error_detail": (
+        "violation",
+        "an error answer showing a stack trace or a credential",
+    ),
+    "ignored_unknown_property": (
+        "warning",
+        "an unknown property, forbidden by additionalProperties: false, was ignored "
+        "(a violation with strict)",
+    ),
+    "unexercised": (
+        "warning",
+        "no valid input got a success answer, so results were never checked",
+    ),
+}
+"""Every finding kind: its default severity and a one-line description."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One call that broke the contract.
+
+    ``valid`` says whether the input followed the inputSchema; ``keyword``
+    and ``path`` name the constraint an invalid input breaks (``None`` for a
+    valid one). ``input`` is JSON; ``duration`` is the call's seconds.
+    """
+
+    kind: str
+    valid: bool
+    keyword: str | None
+    path: str | None
+    input: Any
+    expected: str
+    observed: str
+    duration: float
+    severity: Severity = "violation"
+
+    @property
+    def group(self) -> tuple[str, str | None]:
+        return (self.kind, self.keyword)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "severity": self.severity,
+            "valid": self.valid,
+            "keyword": self.keyword,
+            "path": self.path,
+            "input": self.input,
+            "expected": self.expected,
+            "observed": self.observed,
+            "duration": round(self.duration, 6),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FindingGroup:
+    """One distinct bug: every finding of one kind and keyword, shown by its smallest input."""
+
+    example: Finding
+    count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.example.to_json(), "count": self.count}
+
+
+@dataclass
+class Answers:
+    """How the server answered the valid inputs: success, ``isError``, JSON-RPC error."""
+
+    success: int = 0
+    is_error: int = 0
+    jsonrpc_error: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "success": self.success,
+            "is_error": self.is_error,
+            "jsonrpc_error": self.jsonrpc_error,
+        }
+
+
+@dataclass
+class ToolReport:
+    """One tool: called or skipped (and why), how it answered, what broke."""
+
+    name: str
+    called: bool = True
+    reason: str = ""
+    annotations: dict[str, Any] = field(default_factory=dict[str, Any])
+    valid_calls: int = 0
+    invalid_calls: int = 0
+    answers: Answers = field(default_factory=Answers)
+    groups: list[FindingGroup] = field(default_factory=list[FindingGroup])
+    notes: list[str] = field(default_factory=list[str])
+    elapsed: float = 0.0
+    crashed: bool = False
+
+    @property
+    def calls(self) -> int:
+        return self.valid_calls + self.invalid_calls
+
+    @property
+    def unexercised(self) -> bool:
+        """Called, yet no valid input was answered with success."""
+        return self.called and self.answers.success == 0 and not self.crashed
+
+    @property
+    def violation_count(self) -> int:
+        return sum(group.count for group in self.groups if group.example.severity == "violation")
+
+    @property
+    def warning_count(self) -> int:
+        return sum(group.count for group in self.groups if group.example.severity == "warning")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "called": self.called,
+            "reason": self.reason,
+            "annotations": self.annotations,
+            "calls": self.calls,
+            "valid_calls": self.valid_calls,
+            "invalid_calls": self.invalid_calls,
+            "answers": self.answers.to_json(),
+            "unexercised": self.unexercised,
+            "violation_count": self.violation_count,
+            "warning_count": self.warning_count,
+            "findings": [group.to_json() for group in self.groups],
+            "notes": self.notes,
+            "elapsed": round(self.elapsed, 6),
+        }
+
+
+@dataclass
+class ServerReport:
+    """A whole run: the target's label (never header or env values), options and tools."""
+
+    target: str
+    options: dict[str, Any] = field(default_factory=dict[str, Any])
+    tools: list[ToolReport] = field(default_factory=list[ToolReport])
+    interrupted: bool = False
+
+    @property
+    def violation_count(self) -> int:
+        return sum(tool.violation_count for tool in self.tools)
+
+    @property
+    def warning_count(self) -> int:
+        return sum(tool.warning_count for tool in self.tools)
+
+    @property
+    def checked(self) -> int:
+        """How many tools were called at all."""
+        return sum(1 for tool in self.tools if tool.called)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "passed": self.violation_count == 0,
+            "interrupted": self.interrupted,
+            "options": self.options,
+            "violation_count": self.violation_count,
+            "warning_count": self.warning_count,
+            "tools": [tool.to_json() for tool in self.tools],
+        }
+
+
+def show(value: Any) -> str:
+    """A value as compact JSON, control characters escaped (anything else as its repr)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    except (TypeError, ValueError):
+        return repr(value)

@@ -1,0 +1,106 @@
+"""``FuzzOptions``: how hard, how long and on which tools the fuzzing engine tries."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["DEFAULT_SHRINK_BUDGET", "DEFAULT_TIMEOUT", "FuzzOptions"]
+
+DEFAULT_TIMEOUT = 10.0
+"""Seconds one call may take before it is a ``timeout`` finding."""
+
+DEFAULT_SHRINK_BUDGET = 10.0
+"""Seconds per tool that shrinking findings may spend calling the server."""
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzOptions:
+    """Everything the engine needs to know; the CLI and pytest fill it from their own options.
+
+    ``examples`` is the number of generated valid inputs, and again of invalid
+    inputs, per tool. ``seed=None`` derandomizes: every run sends the same inputs.
+    ``timeout`` bounds one call; ``tool_timeouts`` overrides it per tool (the
+    server's tool name). ``include``/``exclude`` are globs on the server's tool
+    names; they narrow the selection, never widen it past ``allow_side_effects``.
+    ``strict`` makes ``ignored_unknown_property`` a violation. ``inputs`` maps
+    a tool name to inputs known to work, tried after the schema's own examples.
+    ``max_failures`` (violations, not warnings) is for the caller to enforce
+    through ``should_stop``. ``hypothesis_database`` is a folder for
+    Hypothesis' example database, or ``None`` for none (no ``.hypothesis/``).
+    ``shrink_budget`` is how many seconds per tool shrinking may take.
+    """
+
+    examples: int = 20
+    seed: int | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    tool_timeouts: Mapping[str, float] = field(default_factory=dict[str, float])
+    include: Sequence[str] = ()
+    exclude: Sequence[str] = ()
+    allow_side_effects: bool = False
+    strict: bool = False
+    inputs: Mapping[str, Sequence[Mapping[str, Any]]] = field(
+        default_factory=dict[str, Sequence[Mapping[str, Any]]]
+    )
+    max_failures: int | None = None
+    hypothesis_database: Path | None = None
+    shrink_budget: float = DEFAULT_SHRINK_BUDGET
+
+    def __post_init__(self) -> None:
+        if isinstance(self.examples, bool) or not isinstance(self.examples, int):
+            raise TypeError(f"examples must be an int, not {self.examples!r}")
+        if self.examples < 1:
+            raise ValueError(f"examples must be at least 1, not {self.examples}")
+        _seconds("timeout", self.timeout)
+        _seconds("shrink_budget", self.shrink_budget, zero=True)
+        for name, seconds in self.tool_timeouts.items():
+            _seconds(f"tool_timeouts[{name!r}]", seconds)
+        if self.max_failures is not None and self.max_failures < 1:
+            raise ValueError(f"max_failures must be at least 1, not {self.max_failures}")
+        for name, given in self.inputs.items():
+            if isinstance(given, str | bytes | Mapping) or not isinstance(given, Sequence):
+                raise TypeError(f"inputs[{name!r}] must be a list of objects, not {given!r}")
+            for position, value in enumerate(given):
+                if not isinstance(value, Mapping):
+                    raise TypeError(
+                        f"inputs[{name!r}][{position}] must be an object, not {value!r}"
+                    )
+        for option in ("include", "exclude"):
+            patterns = getattr(self, option)
+            if isinstance(patterns, str):
+                raise TypeError(f"{option} must be a list of globs, not the string {patterns!r}")
+        object.__setattr__(self, "tool_timeouts", MappingProxyType(dict(self.tool_timeouts)))
+        object.__setattr__(self, "inputs", MappingProxyType(dict(self.inputs)))
+        object.__setattr__(self, "include", tuple(self.include))
+        object.__setattr__(self, "exclude", tuple(self.exclude))
+
+    def timeout_for(self, name: str) -> float:
+        """Seconds one call of the server's tool ``name`` may take."""
+        return self.tool_timeouts.get(name, self.timeout)
+
+    def summary(self) -> dict[str, Any]:
+        """The options as JSON for reports (inputs are counted, not copied)."""
+        return {
+            "examples": self.examples,
+            "seed": self.seed,
+            "timeout": self.timeout,
+            "tool_timeouts": dict(self.tool_timeouts),
+            "include": list(self.include),
+            "exclude": list(self.exclude),
+            "allow_side_effects": self.allow_side_effects,
+            "strict": self.strict,
+            "inputs": {name: len(values) for name, values in self.inputs.items()},
+            "max_failures": self.max_failures,
+            "shrink_budget": self.shrink_budget,
+        }
+
+
+def _seconds(name: str, value: Any, *, zero: bool = False) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{name} must be a number of seconds, not {value!r}")
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
