@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,28 @@ import jsonschema_rs
 
 from .errors import ConfigurationError
 
-__all__ = ["SchemaValidator", "Violation", "compile_instance_validator", "json_path"]
+__all__ = [
+    "FULL_REPORT_VALUES",
+    "MAX_LISTED_VIOLATIONS",
+    "SchemaValidator",
+    "Violation",
+    "compile_instance_validator",
+    "first_problem",
+    "json_path",
+    "json_problem",
+]
+
+# Model-facing reports of invalid input stay within a few KiB: at most this many
+# violations, each quoting at most an excerpt of a value ...
+MAX_LISTED_VIOLATIONS = 8
+EXCERPT_CHARS = 80
+# ... and past this many values in the input, only the first violation (see ``report``).
+FULL_REPORT_VALUES = 2_000
+# Schemas are the application's (or an MCP server's): deeper than this is a
+# ConfigurationError, before the recursive metaschema check can overflow.
+MAX_SCHEMA_DEPTH = 128
+# No depth limit: for trusted callers (tests, the testing kit); cycles are still caught.
+UNBOUNDED = sys.maxsize
 
 _KNOWN_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _IDENTIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -57,6 +79,9 @@ class SchemaValidator:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema = schema
+        problem = schema_problem(schema)
+        if problem is not None:
+            raise ConfigurationError(f"Invalid input schema: {problem}")
         try:
             plain = json.loads(json.dumps(schema, allow_nan=False))
         except (TypeError, ValueError) as error:
@@ -71,26 +96,72 @@ class SchemaValidator:
         except (jsonschema_rs.ReferencingError, ValueError) as error:
             raise ConfigurationError(f"Invalid input schema: {_first_line(error)}") from None
 
-    def is_valid(self, instance: Any) -> bool:
+    def accepts(self, instance: Any) -> bool:
+        """The native check alone, for input ``json_problem`` has already passed."""
         try:
-            valid = self._compiled.is_valid(instance)
-        except ValueError:  # not JSON: a set, bytes, a non-str key, a lone surrogate...
+            return self._compiled.is_valid(instance)
+        except Exception:  # a container subclass whose methods raise, say
             return False
+
+    def is_valid(self, instance: Any, *, max_depth: int = UNBOUNDED) -> bool:
         # jsonschema-rs never reads what no keyword needs, and lets NaN and infinities
         # (which Python's json module parses) through every numeric bound: only plain
-        # JSON is valid input.
-        return valid and _is_json(instance)
+        # JSON is valid input, and it is checked first, so that no cycle and no input
+        # deeper than ``max_depth`` reaches native code.
+        return json_problem(instance, max_depth=max_depth) is None and self.accepts(instance)
 
-    def violations(self, instance: Any) -> list[Violation]:
-        """Every violation, each with its ``$``-rooted path and keyword."""
+    def violations(self, instance: Any, *, max_depth: int = UNBOUNDED) -> list[Violation]:
+        """Every violation, each with its ``$``-rooted path and keyword.
+
+        Complete, so its cost grows with the number of violations: model-facing
+        messages use ``report``, which is bounded.
+        """
+        problem = first_problem(instance, max_depth=max_depth)
+        if problem is not None:
+            return [problem]
         try:
             errors = list(self._compiled.iter_errors(instance))
-        except ValueError:
-            return list(_non_json(instance, [])) or [Violation("$", "type", "$ is not JSON")]
-        found: list[Violation] = []
-        for error in errors:
-            found.extend(_describe(error, instance, self._patterns))
-        return found or list(_non_json(instance, []))
+        except Exception:
+            return [Violation("$", "type", "$ cannot be read as JSON")]
+        return [v for error in errors for v in _describe(error, instance, self._patterns)]
+
+    def report(self, instance: Any) -> str:
+        """A bounded account of why plain-JSON ``instance`` is invalid, for the model.
+
+        At most ``MAX_LISTED_VIOLATIONS`` violations, each quoting at most a
+        short excerpt of a value, then "and K more". jsonschema-rs computes
+        every error (and renders the failing value into each message) before
+        returning any, so input with more than ``FULL_REPORT_VALUES`` values
+        gets only the first violation, from the check that stops at it.
+        """
+        if _more_values_than(instance, FULL_REPORT_VALUES):
+            try:
+                self._compiled.validate(instance)
+            except jsonschema_rs.ValidationError as error:
+                listed = list(_describe(error, instance, self._patterns))[:MAX_LISTED_VIOLATIONS]
+                return "; ".join(v.message for v in listed) + "; and possibly more"
+            except Exception:
+                pass
+            return "$ cannot be read as JSON"
+        found = self.violations(instance) or [Violation("$", "type", "$ is not valid")]
+        shown = "; ".join(v.message for v in found[:MAX_LISTED_VIOLATIONS])
+        hidden = len(found) - MAX_LISTED_VIOLATIONS
+        return f"{shown}; and {hidden} more" if hidden > 0 else shown
+
+
+def _more_values_than(instance: Any, limit: int) -> bool:
+    """Whether ``instance`` (plain JSON, no cycles) holds more than ``limit`` values."""
+    count, level = 1, [instance]
+    while level and count <= limit:
+        children: list[Any] = []
+        for item in level:
+            if isinstance(item, dict):
+                children.extend(item.values())
+            elif isinstance(item, list | tuple):
+                children.extend(item)
+        count += len(children)
+        level = children
+    return count > limit
 
 
 def compile_instance_validator(
@@ -176,29 +247,53 @@ def _describe(error: Any, instance: Any, patterns: Mapping[str, str]) -> Iterato
     kind = error.kind
     keyword = _keyword(error.schema_path, kind.name)
     parts = _real_keys(instance, error.instance_path)
-    path = json_path(parts)
+    path = _where(parts)
     details = kind.as_dict()
     if kind.name == "falseSchema":
         target = _at(instance, parts)
         if keyword in ("additionalProperties", "unevaluatedProperties") and target:
             # jsonschema-rs reports a closed object without properties once, at the object.
             for name in target:
-                where = json_path([*parts, name])
+                where = _where([*parts, name])
                 yield Violation(where, keyword, f"{where} is not allowed")
         else:
             yield Violation(path, keyword, f"{path} is not allowed")
     elif keyword == "pattern":
         declared = patterns.get(details.get("pattern"), details.get("pattern"))
-        yield Violation(path, keyword, f"{path} must match pattern /{declared}/")
+        yield Violation(path, keyword, f"{path} must match pattern /{_excerpt(declared)}/")
     elif keyword == "required":
-        where = json_path([*parts, details.get("property")])
+        where = _where([*parts, details.get("property")])
         yield Violation(where, keyword, f"{where} is required")
     elif keyword in ("additionalProperties", "unevaluatedProperties"):
         for name in details.get("unexpected", ()):
-            where = json_path([*parts, name])
+            where = _where([*parts, name])
             yield Violation(where, keyword, f"{where} is not allowed")
     else:
         yield Violation(path, keyword, f"{path} {_explain(keyword, details, error)}")
+
+
+def _where(parts: Sequence[str | int]) -> str:
+    """``json_path`` with every key excerpted (keys come from the model), and the
+    middle of a long path left out."""
+    path = json_path([part if isinstance(part, int) else _excerpt(part) for part in parts])
+    if len(path) <= 3 * EXCERPT_CHARS:
+        return path
+    return f"{path[:EXCERPT_CHARS]}…{path[-EXCERPT_CHARS:]}"
+
+
+def _excerpt(text: Any, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` cut to about ``limit`` characters, marked where it was cut."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}…"
+
+
+def _json_excerpt(value: Any) -> str:
+    """A value from the schema, rendered as JSON but never longer than an excerpt."""
+    if isinstance(value, list) and len(value) > EXCERPT_CHARS:
+        value = value[:EXCERPT_CHARS]  # an enum of millions renders only what is shown
+    return _excerpt(json.dumps(value, ensure_ascii=False))
 
 
 def _explain(keyword: str, details: Mapping[str, Any], error: Any) -> str:
@@ -231,13 +326,28 @@ def _explain(keyword: str, details: Mapping[str, Any], error: Any) -> str:
         case "maxProperties":
             return f"must have at most {limit} properties"
         case "enum":
-            return f"must be one of {json.dumps(details.get('options'), ensure_ascii=False)}"
+            return f"must be one of {_json_excerpt(details.get('options'))}"
         case "const":
-            return f"must equal {json.dumps(details.get('expected_value'), ensure_ascii=False)}"
+            return f"must equal {_json_excerpt(details.get('expected_value'))}"
         case "uniqueItems":
             return "must not contain duplicate items"
+        case "anyOf":
+            return "must match at least one of the anyOf schemas"
+        case "oneOf":
+            return "must match exactly one of the oneOf schemas"
+        case "not":
+            return "must not match the schema under 'not'"
+        case "contains":
+            return "must contain an item that matches 'contains'"
+        case "minContains":
+            return "must contain more items that match 'contains' (minContains)"
+        case "maxContains":
+            return "must contain fewer items that match 'contains' (maxContains)"
+        case "propertyNames":
+            return "has a property name that breaks 'propertyNames'"
         case _:
-            return f"fails {keyword!r}: {_first_line(error)}"
+            # jsonschema-rs renders the failing value into its message: excerpt it.
+            return f"fails {keyword!r}: {_excerpt(_first_line(error))}"
 
 
 # Keywords whose value maps names (not keywords) to subschemas.
@@ -299,93 +409,180 @@ def _at(instance: Any, parts: Sequence[str | int]) -> Any:
     return instance
 
 
-def _non_json(value: Any, parts: list[str | int]) -> Iterator[Violation]:
-    """Where ``value`` holds something JSON cannot express, in document order.
+def json_problem(value: object, *, max_depth: int) -> str | None:
+    """Why ``value`` cannot be tool input, or None: one iterative pass, before native code.
 
-    Iterative, like ``_is_json``: input nested as deep as ``json.loads`` allows
-    must not exhaust the stack.
+    Plain JSON (string keys, valid Unicode, finite numbers, JSON types only),
+    at most ``max_depth`` nested containers (a native validator recursing over
+    deeper input overflows a thread's stack and kills the process), and no
+    cycles. Never raises: a container whose own methods raise is a problem too.
     """
-    stack: list[tuple[Any, list[str | int]]] = [(value, parts)]
-    while stack:
-        value, parts = stack.pop()
-        if value is None or isinstance(value, bool | int):
-            continue
-        if isinstance(value, str):
-            if _has_surrogate(value):
-                where = json_path(parts)
-                yield Violation(where, "type", f"{where} is not valid Unicode (a lone surrogate)")
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                where = json_path(parts)
-                yield Violation(where, "type", f"{where} must be a finite number, not {value!r}")
-        elif isinstance(value, dict):
-            children: list[tuple[Any, list[str | int]]] = []
-            for key, item in value.items():
-                if isinstance(key, str) and not _has_surrogate(key):
-                    children.append((item, [*parts, key]))
-                    continue
-                where = json_path(parts)
-                if isinstance(key, str):
-                    yield Violation(where, "type", f"{where} has a key that is not valid Unicode")
-                else:
-                    message = f"{where} has a key that is not a string: {key!r}"
-                    yield Violation(where, "type", message)
-            stack.extend(reversed(children))
-        elif isinstance(value, list | tuple):
-            items = list(enumerate(value))
-            stack.extend((item, [*parts, index]) for index, item in reversed(items))
-        else:
-            where = json_path(parts)
-            yield Violation(where, "type", f"{where} is not a JSON value")
+    problem = first_problem(value, max_depth=max_depth)
+    return None if problem is None else problem.message
 
 
-def _is_json(value: Any) -> bool:
-    """Whether ``value`` is plain JSON: string keys, valid Unicode, finite numbers.
+def schema_problem(schema: object) -> str | None:
+    """Whether ``schema`` nests deeper than ``MAX_SCHEMA_DEPTH`` or holds a cycle.
 
-    Dispatches on the exact type first: model input is plain dicts, lists and
-    strings, and this check runs on every valid call.
+    Checked before anything recursive (freezing, ``json.dumps``, the
+    metaschema check, compiling) sees the schema. Any mapping counts as an
+    object here; whether the schema is plain JSON is checked afterwards.
     """
-    stack = [value]
-    while stack:
-        value = stack.pop()
-        kind = type(value)
-        if kind is str:
-            if not value.isascii() and _has_surrogate(value):
-                return False
-        elif kind is dict:
-            for key in value:
-                if type(key) is not str or (not key.isascii() and _has_surrogate(key)):
+    try:
+        problem = _locate_problem(schema, MAX_SCHEMA_DEPTH, mappings=True)
+    except Exception as error:
+        return f"the schema cannot be read ({type(error).__name__})"
+    return None if problem is None else problem.message.replace("$", "the schema", 1)
+
+
+def first_problem(value: object, *, max_depth: int) -> Violation | None:
+    """``json_problem`` as a located ``Violation``."""
+    try:
+        if _scan(value, max_depth):
+            return None
+        return _locate_problem(value, max_depth)
+    except Exception as error:  # a dict or list subclass whose methods raise
+        return Violation("$", "type", f"$ cannot be read as JSON ({type(error).__name__})")
+
+
+def _scan(value: object, max_depth: int) -> bool:
+    """The hot path of ``json_problem``: whether ``value`` is fine, level by level.
+
+    Model input is plain dicts, lists and strings, and this runs on every
+    call, so it dispatches on exact types and only says yes or no
+    (``_locate_problem`` says what and where). A container met twice is a
+    cycle or a shared value: the slow path tells which.
+    """
+    level: list[Any] = [value]
+    seen: set[int] = set()
+    depth = 0
+    while level:
+        children: list[Any] = []
+        extend = children.extend
+        before = len(seen)
+        for item in level:
+            kind = type(item)
+            if kind is str:
+                if not item.isascii() and _has_surrogate(item):
                     return False
-            stack.extend(value.values())
-        elif kind is list:
-            stack.extend(value)
-        elif kind is int or kind is bool or value is None:
-            continue
-        elif kind is float:
-            if not math.isfinite(value):
+            elif kind is dict:
+                ident = id(item)
+                if ident in seen:
+                    return False
+                seen.add(ident)
+                for key in item:
+                    if type(key) is not str or (not key.isascii() and _has_surrogate(key)):
+                        return False
+                extend(item.values())
+            elif kind is list:
+                ident = id(item)
+                if ident in seen:
+                    return False
+                seen.add(ident)
+                extend(item)
+            elif kind is int or kind is bool or item is None:
+                continue
+            elif kind is float:
+                if not math.isfinite(item):
+                    return False
+            else:
+                return False  # subclasses and tuples: the slow path checks them
+        if len(seen) > before:
+            depth += 1
+            if depth > max_depth:
                 return False
-        elif not _is_json_subclass(value, stack):
-            return False
+        level = children
     return True
 
 
-def _is_json_subclass(value: Any, stack: list[Any]) -> bool:
-    """The slow path of ``_is_json``: subclasses of the JSON types, and tuples."""
-    if isinstance(value, str):
-        return not _has_surrogate(value)
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, int):
-        return True
-    if isinstance(value, dict):
-        if any(not isinstance(key, str) or _has_surrogate(key) for key in value):
-            return False
-        stack.extend(value.values())
-        return True
-    if isinstance(value, list | tuple):
-        stack.extend(value)
-        return True
-    return False
+@dataclass(slots=True)
+class _Visit:
+    """One value on the slow path's walk, linked to its container for its path."""
+
+    value: Any
+    key: str | int | None
+    parent: _Visit | None
+    depth: int  # containers from the root down to this value's container
+
+    def parts(self) -> list[str | int]:
+        parts: list[str | int] = []
+        visit: _Visit | None = self
+        while visit is not None and visit.parent is not None:
+            parts.append(visit.key)  # type: ignore[arg-type]
+            visit = visit.parent
+        return parts[::-1]
+
+    def path(self) -> str:
+        return json_path(self.parts())
+
+
+def _locate_problem(value: Any, max_depth: int, *, mappings: bool = False) -> Violation | None:
+    """The first problem in document order, with its path; None if there is none.
+
+    Iterative, so input nested as deep as ``json.loads`` allows cannot
+    exhaust the stack. Each container is expanded once: one met again while
+    it is still open is a cycle; one met again after it was finished is a
+    shared value, fine if it is not nested too deep where it appears again.
+    With ``mappings``, every ``Mapping`` is an object and only nesting and
+    cycles are checked.
+    """
+    objects = Mapping if mappings else dict
+    open_: dict[int, _Visit] = {}
+    heights: dict[int, int] = {}  # finished containers: how many levels they hold
+    stack: list[tuple[_Visit, bool]] = [(_Visit(value, None, None, 0), False)]
+    while stack:
+        visit, leaving = stack.pop()
+        item = visit.value
+        if leaving:
+            del open_[id(item)]
+            children = item.values() if isinstance(item, objects) else item
+            heights[id(item)] = 1 + max((heights.get(id(c), 0) for c in children), default=0)
+            continue
+        if isinstance(item, str):
+            if not mappings and _has_surrogate(item):
+                where = visit.path()
+                return Violation(where, "type", f"{where} is not valid Unicode (a lone surrogate)")
+            continue
+        if isinstance(item, float):
+            if not mappings and not math.isfinite(item):
+                where = visit.path()
+                return Violation(where, "type", f"{where} must be a finite number, not {item!r}")
+            continue
+        if item is None or isinstance(item, bool | int):
+            continue
+        if not isinstance(item, objects | list | tuple):
+            if mappings:
+                continue
+            where = visit.path()
+            return Violation(where, "type", f"{where} is not a JSON value")
+        ident = id(item)
+        depth = visit.depth + 1
+        if ident in open_:
+            where = visit.path()
+            return Violation(
+                where, "type", f"{where} refers back to {open_[ident].path()} (a cycle)"
+            )
+        if ident in heights:
+            depth += heights[ident] - 1
+        if depth > max_depth:
+            return Violation("$", "type", f"$ is nested deeper than {max_depth} levels")
+        if ident in heights:
+            continue
+        if isinstance(item, objects) and not mappings:
+            for key in item:
+                if not isinstance(key, str):
+                    where = visit.path()
+                    return Violation(
+                        where, "type", f"{where} has a key that is not a string: {key!r}"
+                    )
+                if _has_surrogate(key):
+                    where = visit.path()
+                    return Violation(where, "type", f"{where} has a key that is not valid Unicode")
+        open_[ident] = visit
+        stack.append((visit, True))
+        entries = list(item.items()) if isinstance(item, objects) else list(enumerate(item))
+        stack.extend((_Visit(child, key, visit, depth), False) for key, child in reversed(entries))
+    return None
 
 
 def _has_surrogate(text: str) -> bool:

@@ -14,7 +14,7 @@ import anyio.to_thread
 
 from . import instrumentation
 from ._frozen import FrozenDict, freeze
-from ._validation import SchemaValidator
+from ._validation import SchemaValidator, json_problem, schema_problem
 from .binding import Binding
 from .context import RunContext
 from .errors import (
@@ -55,6 +55,11 @@ class Tool:
     input_schema: ClassVar[Mapping[str, Any]] = _DEFAULT_SCHEMA
     exclusive: ClassVar[bool] = False
     available_if: ClassVar[Callable[[Binding], bool] | None] = None
+    # Input nested deeper than this is an invalid-input result, checked before the
+    # native validator (which recurses once per level) sees it. Real tool input
+    # nests a handful of levels; 64 keeps the validator's stack use far inside even
+    # a 128 KiB thread stack (it overflowed 256 KiB at about 1 000 levels).
+    max_input_depth: ClassVar[int] = 64
 
     _explicit_name: ClassVar[bool] = False
     _validator: ClassVar[SchemaValidator]
@@ -187,10 +192,9 @@ class Tool:
         else:
             context.check()
         validator = self._validator
-        if not validator.is_valid(input):
-            message = "Invalid tool input: " + "; ".join(
-                violation.message for violation in validator.violations(input)
-            )
+        problem = json_problem(input, max_depth=self.max_input_depth)
+        if problem is not None or not validator.accepts(input):
+            message = "Invalid tool input: " + (problem or validator.report(input))
             return ExecutionResult.failure(message, ToolError(message))
         reset = _executing.set((*_executing.get(), (self, context)))
         try:
@@ -200,7 +204,7 @@ class Tool:
             else:
                 value = await self._invoke(input)
         except ToolError as error:
-            return ExecutionResult.failure(str(error), error)
+            return ExecutionResult.failure(_message(error), error)
         except CleanupError:
             raise
         except Exception as error:
@@ -217,6 +221,14 @@ class Tool:
         return await anyio.to_thread.run_sync(
             functools.partial(self.call, input), abandon_on_cancel=True
         )
+
+
+def _message(error: ToolError) -> str:
+    """A ToolError's text; one whose ``__str__`` raises is sanitized like any failure."""
+    try:
+        return str(error)
+    except Exception:
+        return f"Tool failed ({type(error).__name__})"
 
 
 def _success(value: Any) -> ExecutionResult:
@@ -247,6 +259,9 @@ def _configure(cls: type[Tool]) -> None:
         raise TypeError(f"{cls.__name__}.description must be a str")
     if not isinstance(cls.exclusive, bool):
         raise TypeError(f"{cls.__name__}.exclusive must be a bool")
+    depth = cls.max_input_depth
+    if type(depth) is not int or depth < 1:
+        raise ConfigurationError(f"{cls.__name__}.max_input_depth must be a positive int")
     if cls.available_if is not None and not callable(cls.available_if):
         raise TypeError(f"{cls.__name__}.available_if must be callable or None")
     if "input_schema" in own or not hasattr(cls, "_validator"):
@@ -255,6 +270,9 @@ def _configure(cls: type[Tool]) -> None:
             raise TypeError(
                 f"{cls.__name__}.input_schema must be a mapping, not {type(schema).__name__}"
             )
+        problem = schema_problem(schema)
+        if problem is not None:
+            raise ConfigurationError(f"{cls.__name__}: Invalid input schema: {problem}")
         frozen = freeze(schema)
         try:
             cls._validator = SchemaValidator(frozen)
