@@ -76,13 +76,54 @@ class FrozenList(list[Any]):
 
 
 def freeze(value: Any) -> Any:
-    """Return ``value`` deeply frozen, with every mapping key turned into ``str``."""
+    """Return ``value`` deeply frozen, with every mapping key turned into ``str``.
+
+    Plain JSON (``dict``, ``list``, ``str``...) takes a fast path on the exact
+    type: schemas and catalogs freeze thousands of nodes, and this runs on
+    every tool an MCP server lists.
+    """
+    kind = type(value)
+    if kind is dict:
+        return _frozen_dict(
+            {
+                key if type(key) is str else str(key): item
+                if type(item) in _ATOMS
+                else freeze(item)
+                for key, item in value.items()
+            }
+        )
+    if kind is list:
+        return _frozen_list([item if type(item) in _ATOMS else freeze(item) for item in value])
+    if kind in _ATOMS or kind is FrozenDict or kind is FrozenList:
+        return value
     if isinstance(value, FrozenDict | FrozenList):
         return value
     if isinstance(value, Mapping):
-        return FrozenDict({str(key): freeze(item) for key, item in value.items()})
+        return _frozen_dict({str(key): freeze(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
-        return FrozenList(freeze(item) for item in value)
+        return _frozen_list([freeze(item) for item in value])
     if isinstance(value, set):
         return frozenset(value)  # equal to the set; its items are hashable, so already fixed
     return value
+
+
+# Immutable leaves that ``freeze`` returns as they are.
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+_set_sealed_dict = FrozenDict._sealed.__set__
+_set_sealed_list = FrozenList._sealed.__set__
+
+
+def _frozen_dict(items: dict[str, Any]) -> FrozenDict:
+    """A sealed ``FrozenDict`` of ``items``, built without running ``__init__``."""
+    frozen = dict.__new__(FrozenDict)
+    dict.update(frozen, items)
+    _set_sealed_dict(frozen, True)
+    return frozen
+
+
+def _frozen_list(items: list[Any]) -> FrozenList:
+    """A sealed ``FrozenList`` of ``items``, built without running ``__init__``."""
+    frozen = list.__new__(FrozenList)
+    list.extend(frozen, items)
+    _set_sealed_list(frozen, True)
+    return frozen
