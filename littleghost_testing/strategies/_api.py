@@ -5,20 +5,22 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-import jsonschema_rs
 from hypothesis import strategies as st
 
-from littleghost._validation import SchemaValidator, json_path
+from littleghost._validation import SchemaValidator, Violation, json_path
 from littleghost.errors import ConfigurationError
 
 from ._build import Builder
 from ._context import Context, RefStack, TooDeep, thaw
+from ._drafts import KEYWORD_ALIASES, to_2020_12
 from ._errors import SchemaError
 from ._invalid import Broken, InvalidInput, Mutations
 
 __all__ = ["compiled", "from_schema", "invalid_inputs", "tool_inputs"]
+
+SchemaSource = Mapping[str, Any] | bool | type
 
 
 def from_schema(schema: Mapping[str, Any] | bool) -> st.SearchStrategy[Any]:
@@ -26,73 +28,98 @@ def from_schema(schema: Mapping[str, Any] | bool) -> st.SearchStrategy[Any]:
     return compiled(json.dumps(thaw(schema), sort_keys=True)).valid
 
 
-def tool_inputs(tool_class: type) -> st.SearchStrategy[Any]:
-    """Valid inputs for a littleghost Tool class (or anything with an ``input_schema``)."""
-    schema = getattr(tool_class, "input_schema", None)
+def tool_inputs(tool: SchemaSource) -> st.SearchStrategy[Any]:
+    """Valid inputs for a Tool class (or anything with an ``input_schema``), or for a schema."""
+    return from_schema(_schema_of(tool))
+
+
+def invalid_inputs(tool: SchemaSource) -> st.SearchStrategy[InvalidInput]:
+    """Inputs breaking exactly one constraint, each naming its keyword and path.
+
+    Accepts a schema or a Tool class, like ``tool_inputs``.
+    """
+    return compiled(json.dumps(thaw(_schema_of(tool)), sort_keys=True)).invalid
+
+
+def _schema_of(tool: SchemaSource) -> Mapping[str, Any] | bool:
+    if isinstance(tool, Mapping | bool):
+        return tool
+    schema = getattr(tool, "input_schema", None)
     if not isinstance(schema, Mapping):
-        raise TypeError(f"{tool_class!r} has no input_schema mapping")
-    return from_schema(schema)
-
-
-def invalid_inputs(schema: Mapping[str, Any] | bool) -> st.SearchStrategy[InvalidInput]:
-    """Inputs breaking exactly one constraint of ``schema``, each naming its keyword and path."""
-    return compiled(json.dumps(thaw(schema), sort_keys=True)).invalid
+        raise TypeError(f"{tool!r} is neither a JSON Schema nor a class with an input_schema")
+    return schema
 
 
 class Compiled:
-    """A schema's context, validator and valid-value strategy, built once."""
+    """A schema's context, validator and valid-value strategy, built once.
+
+    The validator judges the schema as written (any draft a Tool accepts); the
+    builders read it in Draft 2020-12 spelling.
+    """
 
     def __init__(self, schema: Any) -> None:
         self.schema = schema
-        _check_schema(schema)
-        self.context = Context(schema)
-        self.builder = Builder(self.context)
+        self.validator = _validator(schema)
+        readable = to_2020_12(schema)
         try:
-            self.constructed = self.builder.build(schema, RefStack())
+            self.context = Context(readable)
+            self.builder = Builder(self.context)
+            self.constructed = self.builder.build(readable, RefStack())
         except TooDeep as too_deep:
             raise SchemaError(f"$ref {too_deep} recurses without a finite instance") from None
+        self.readable = readable
         # Construction is exact for the keywords it handles; the final check
         # guarantees that no value breaking the schema ever reaches a test.
-        self.valid = self.constructed.filter(lambda value: self.validator.is_valid(value))
-
-    @functools.cached_property
-    def validator(self) -> SchemaValidator:
-        """littleghost's own validator, built on first use: it is the slow part of a build."""
-        try:
-            return SchemaValidator(
-                self.schema if isinstance(self.schema, dict) else {"allOf": [self.schema]}
-            )
-        except ConfigurationError as error:
-            raise SchemaError(str(error)) from None
+        self.valid = self.constructed.filter(self.validator.is_valid)
 
     @functools.cached_property
     def mutations(self) -> st.SearchStrategy[Broken]:
         """Every constructed violation, before the validator confirms it (for tests)."""
-        sites = Mutations(self.builder).sites(self.schema, RefStack())
+        try:
+            sites = Mutations(self.builder).sites(self.readable, RefStack())
+        except TooDeep as too_deep:
+            raise SchemaError(f"$ref {too_deep} recurses without a finite instance") from None
         if not sites:
             raise SchemaError("the schema accepts every value: no input can be invalid")
         return st.one_of(sites)
 
     @functools.cached_property
     def invalid(self) -> st.SearchStrategy[InvalidInput]:
-        return self.mutations.filter(self.confirms).map(
-            lambda broken: InvalidInput(broken[0], broken[1], json_path(broken[2]))
-        )
+        confirmed = self.mutations.map(self.confirmed).filter(_is_input)
+        return cast("st.SearchStrategy[InvalidInput]", confirmed)  # the filter drops None
 
-    def confirms(self, broken: Broken) -> bool:
-        """The validator reports exactly the one violation the mutation claims."""
+    def confirmed(self, broken: Broken) -> InvalidInput | None:
+        """The input, if the validator reports exactly the one violation the mutation claims.
+
+        A mutation that claims no keyword (a negated combinator) takes the one the
+        validator names; a keyword an older draft spells differently takes its spelling.
+        """
         value, keyword, parts = broken
         found = self.validator.violations(value)
-        return len(found) == 1 and (found[0].keyword, found[0].path) == (keyword, json_path(parts))
+        if len(found) != 1 or not _claims(found[0], keyword, parts):
+            return None
+        return InvalidInput(value, found[0].keyword, found[0].path)
+
+    def confirms(self, broken: Broken) -> bool:
+        return self.confirmed(broken) is not None
 
 
-def _check_schema(schema: Any) -> None:
-    """Reject a malformed schema up front, naming where (the metaschema check in Rust is fast)."""
+def _claims(found: Violation, keyword: str | None, parts: tuple[str | int, ...] | None) -> bool:
+    if parts is not None and found.path != json_path(parts):
+        return False
+    return keyword is None or found.keyword in (keyword, *KEYWORD_ALIASES.get(keyword, ()))
+
+
+def _is_input(record: InvalidInput | None) -> bool:
+    return record is not None
+
+
+def _validator(schema: Any) -> SchemaValidator:
+    """littleghost's own validator: it accepts exactly the schemas a Tool accepts, offline."""
     try:
-        jsonschema_rs.meta.validate(schema)
-    except jsonschema_rs.ValidationError as error:
-        where = "/".join(str(part) for part in error.instance_path) or "(root)"
-        raise SchemaError(f"invalid schema at {where}: {error.message}") from None
+        return SchemaValidator(schema if isinstance(schema, dict) else {"allOf": [schema]})
+    except ConfigurationError as error:
+        raise SchemaError(str(error)) from None
 
 
 @functools.lru_cache(maxsize=256)

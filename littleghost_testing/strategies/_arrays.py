@@ -33,11 +33,26 @@ def arrays(node: Node, stack: RefStack, build: Build, ctx: Context) -> st.Search
         high = len(prefix) if high is None else min(high, len(prefix))
     if high is not None and low > high:
         raise SchemaError(f"minItems {low} is greater than the {high} items the array allows")
+    least = node.get("minContains", 1)
+    if "contains" in node and node.get("maxContains", least) < least:
+        raise SchemaError(f"maxContains {node['maxContains']} is less than minContains {least}")
     if stack.leaf:
         high = low
     unique = bool(node.get("uniqueItems"))
     key = canonical if unique else None
-    fixed = [build(schema, stack) for schema in prefix[: high if high is not None else None]]
+    fixed: list[st.SearchStrategy[Any]] = []
+    for index, schema in enumerate(prefix[: high if high is not None else None]):
+        try:
+            fixed.append(build(schema, stack))
+        except SchemaError as error:
+            # No value fits this position: the array ends before it.
+            if low > index:
+                raise SchemaError(
+                    f"minItems {low} needs prefixItems position {index}, which no value fits: "
+                    f"{error}"
+                ) from None
+            high = index
+            break
     # Positions that must be filled from `prefixItems` always are; later ones are optional.
     tail = _tail(node, items, low - len(fixed), high, stack, build, ctx, key)
     if not fixed:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ._arrays import arrays
 from ._context import Context, RefStack, Schema, TooDeep, canonical
 from ._errors import SchemaError
+from ._exclude import exclude
 from ._merge import TYPES, flatten, merge
 from ._numbers import integers, numbers
 from ._objects import objects
@@ -25,6 +26,7 @@ __all__ = ["Builder"]
 
 Node = dict[str, Any]
 _BRANCHING = ("anyOf", "oneOf", "if")
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
 _SCALARS = st.one_of(
     st.none(),
     st.booleans(),
@@ -71,62 +73,90 @@ class Builder:
                     rest["allOf"] = others
                 return self.branches(rest, extra, stack)
         base = {key: value for key, value in node.items() if key != "allOf"}
+        negated: list[Schema] = []
+        closing: Node = {}
         checks = []
         for extra in extras:
-            excluded = _excluded_types(extra)
-            if excluded is not None:
-                base = merge(base, {"type": [t for t in TYPES if t not in excluded]})
-                continue
-            # Every property and item this node evaluates is on it now (allOf, $ref
-            # and the chosen branch are merged in): "no unevaluated ones" means none
-            # beyond them. The check stays for what merging cannot see.
-            if extra.get("unevaluatedProperties") is False and "additionalProperties" not in base:
-                base = merge(base, {"additionalProperties": False})
-            if extra.get("unevaluatedItems") is False and base.get("items", True) is True:
-                allowed = [True] * len(base.get("prefixItems", ()))
-                base = merge(base, {"prefixItems": allowed, "items": False})
-            checks.append(self.ctx.check(extra))
-        strategy = self.typed(base, stack)
+            if set(extra) == {"not"}:
+                negated.append(extra["not"])
+            elif set(extra) <= _UNEVALUATED:
+                closing.update(extra)
+            else:
+                checks.append(self.ctx.check(extra))
+        base = _closed(base, closing)
+        strategy = self.excluding(base, negated, stack) if negated else self.typed(base, stack)
         for check in checks:
             strategy = strategy.filter(check)
         return strategy
 
     def branches(self, rest: Node, extra: Node, stack: RefStack) -> st.SearchStrategy[Any]:
         """One strategy per alternative of an ``anyOf``/``oneOf``/``if`` (the rest merged in)."""
-        options: list[tuple[list[Schema], Schema | None]] = []
+        options: list[tuple[list[Schema], list[Schema]]] = []
         if "if" in extra:
-            options.append(([extra["if"], extra.get("then", True)], None))
-            options.append(([extra.get("else", True)], {"not": extra["if"]}))
+            options.append(([extra["if"], extra.get("then", True)], []))
+            options.append(([extra.get("else", True)], [extra["if"]]))
         else:
             keyword = "anyOf" if "anyOf" in extra else "oneOf"
             alternatives: list[Schema] = extra[keyword]
             for index, branch in enumerate(alternatives):
                 others = alternatives[:index] + alternatives[index + 1 :]
-                exclude = {"not": {"anyOf": others}} if keyword == "oneOf" and others else None
-                options.append(([branch], exclude))
+                options.append(([branch], others if keyword == "oneOf" else []))
         strategies: list[st.SearchStrategy[Any]] = []
         failures: list[Exception] = []
-        for parts, exclude in options:
+        for parts, others in options:
             try:
                 node, refs = dict(rest), []
                 for part in parts:
                     flat, inner = flatten(part, self.ctx)
                     node, refs = merge(node, flat), refs + inner
-                strategy = self.node(node, stack.push(refs))
+                negated = [other for other in others if not _disjoint(node, other, self.ctx)]
+                if negated:
+                    node = merge(node, {"allOf": [{"not": other} for other in negated]})
+                strategies.append(self.node(node, stack.push(refs)))
             except (SchemaError, TooDeep) as failure:
                 failures.append(failure)
-                continue
-            if exclude is not None and not (
-                "oneOf" in extra and _disjoint(node, exclude, self.ctx)
-            ):
-                strategy = strategy.filter(self.ctx.check(exclude))
-            strategies.append(strategy)
         if not strategies:
             reasons = [failure for failure in failures if isinstance(failure, SchemaError)]
             if not reasons:
                 raise failures[0]
             keyword = next(k for k in _BRANCHING if k in extra)
             raise SchemaError(f"no alternative of {keyword} can be satisfied: {reasons[0]}")
+        return st.one_of(strategies)
+
+    def excluding(
+        self, node: Node, negated: list[Schema], stack: RefStack
+    ) -> st.SearchStrategy[Any]:
+        """Values of ``node`` that no schema in ``negated`` accepts, built type by type."""
+        rejects = [self.ctx.check(schema) for schema in negated]
+        if "const" in node or "enum" in node:
+            values = [node["const"]] if "const" in node else list(node["enum"])
+            check = self.ctx.check(node)
+            allowed = [v for v in values if check(v) and not any(r(v) for r in rejects)]
+            if not allowed:
+                raise SchemaError("`not` rules out every `enum`/`const` value the schema allows")
+            return st.sampled_from(allowed)
+        kinds = list(node.get("type") or TYPES)
+        if "number" in kinds and "integer" in kinds:
+            kinds.remove("integer")
+        strategies: list[st.SearchStrategy[Any]] = []
+        failures: list[Exception] = []
+        for kind in kinds:
+            narrowed = exclude(kind, node, negated, self.ctx)
+            if narrowed is None:
+                continue
+            try:
+                strategy = self.node(narrowed.node, stack)
+            except (SchemaError, TooDeep) as failure:
+                failures.append(failure)
+                continue
+            for schema in narrowed.filters:
+                reject = self.ctx.check(schema)
+                strategy = strategy.filter(lambda value, reject=reject: not reject(value))
+            strategies.append(strategy)
+        if not strategies:
+            if failures:
+                raise failures[0]
+            raise SchemaError("`not` rules out every value the rest of the schema allows")
         return st.one_of(strategies)
 
     def typed(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
@@ -173,27 +203,29 @@ class Builder:
                 raise SchemaError(f"unknown type {kind!r}")
 
 
-def _excluded_types(extra: Node) -> list[str] | None:
-    """The types a ``{"not": {"type": ...}}`` rules out, when a type list can express it."""
-    negated = extra.get("not")
-    if set(extra) != {"not"} or not isinstance(negated, dict) or set(negated) != {"type"}:
-        return None
-    kinds = [negated["type"]] if isinstance(negated["type"], str) else list(negated["type"])
-    if "integer" in kinds and "number" not in kinds:
-        return None  # "not integer" keeps non-integral numbers: no type list says that
-    return [*kinds, "integer"] if "number" in kinds else kinds
+def _disjoint(node: Node, other: Schema, ctx: Context) -> bool:
+    """Whether no value of ``node`` can match ``other`` (cheap cases only)."""
+    try:
+        flat, _ = flatten(other, ctx)
+    except SchemaError:
+        return True
+    return _types_disjoint(node, flat) or _discriminated(node, flat)
 
 
-def _disjoint(node: Node, exclude: Schema, ctx: Context) -> bool:
-    """Whether no value of ``node`` can match the excluded ``oneOf`` siblings (cheap cases only)."""
-    for other in exclude["not"]["anyOf"]:
-        try:
-            flat, _ = flatten(other, ctx)
-        except SchemaError:
-            continue
-        if not (_types_disjoint(node, flat) or _discriminated(node, flat)):
-            return False
-    return True
+def _closed(base: Node, closing: Node) -> Node:
+    """``unevaluated*`` said as ``additionalProperties``/``items`` on the merged node.
+
+    Everything this node evaluates is on it now (allOf, $ref and the chosen
+    branch are merged in): "no unevaluated ones" means none beyond them. Where
+    that is already said, or ``contains`` evaluates items too, nothing changes
+    (the validator's final check still holds).
+    """
+    out = dict(base)
+    if "unevaluatedProperties" in closing and "additionalProperties" not in base:
+        out["additionalProperties"] = closing["unevaluatedProperties"]
+    if "unevaluatedItems" in closing and "items" not in base and "contains" not in base:
+        out["items"] = closing["unevaluatedItems"]
+    return out
 
 
 def _types_disjoint(a: Node, b: Node) -> bool:

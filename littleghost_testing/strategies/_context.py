@@ -17,6 +17,7 @@ import jsonschema_rs
 import referencing
 import referencing.exceptions
 import referencing.jsonschema
+from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from littleghost._validation import compile_instance_validator
 
@@ -95,6 +96,7 @@ class Context:
     _resolver: Any = None
     _registry: Any = None
     _checks: dict[str, Callable[[Any], bool]] = field(default_factory=dict)
+    _foreign: dict[str, Schema] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -102,47 +104,62 @@ class Context:
         self.base = root_id.split("#")[0] if isinstance(root_id, str) else _DEFAULT_BASE
         _reject_nested_ids(self.root, is_root=True)
         resource = referencing.jsonschema.DRAFT202012.create_resource(self.root)
-        self._resolver = (
-            referencing.Registry().with_resource(self.base, resource).resolver(self.base)
-        )
+        # The drafts' metaschemas resolve offline, as they do for the validator.
+        self._resolver = METASCHEMAS.with_resource(self.base, resource).resolver(self.base)
         self._registry = jsonschema_rs.Registry([(self.base, self.root)])
 
     def lookup(self, ref: str) -> tuple[str, Schema]:
         """Resolve a ``$ref`` (or ``$dynamicRef``) to its absolute URI and target."""
-        uri = self.absolute(ref)
         try:
-            return uri, self._resolver.lookup(uri).contents
-        except referencing.exceptions.Unresolvable:
+            uri = self.absolute(ref)
+            target = self._resolver.lookup(uri).contents
+        except (referencing.exceptions.Unresolvable, ValueError):
             raise SchemaError(f"$ref {ref!r} cannot be resolved within the schema") from None
+        base = uri.split("#")[0]
+        if base == self.base:
+            return uri, target
+        # Another resource (a draft's metaschema): its refs are relative to its own URI.
+        found = self._foreign.get(uri)
+        if found is None:
+            found = self._foreign[uri] = self._absolute_refs(target, base)
+        return uri, found
 
-    def absolute(self, ref: str) -> str:
-        return self.base + ref if ref.startswith("#") else urljoin(self.base, ref)
+    def absolute(self, ref: str, base: str | None = None) -> str:
+        base = self.base if base is None else base
+        return base + ref if ref.startswith("#") else urljoin(base, ref)
 
     def check(self, schema: Schema) -> Callable[[Any], bool]:
         """A fast ``is_valid`` for a part of the root schema (its refs resolve against the root)."""
         key = canonical(schema)
         found = self._checks.get(key)
         if found is None:
-            found = compile_instance_validator(
-                self._absolute_refs(schema), registry=self._registry
-            ).is_valid
+            try:
+                found = compile_instance_validator(
+                    self._absolute_refs(schema, self.base), registry=self._registry
+                ).is_valid
+            except (
+                jsonschema_rs.ValidationError,
+                jsonschema_rs.ReferencingError,
+                ValueError,
+            ) as error:
+                raise SchemaError(f"part of the schema cannot be checked: {error}") from None
             self._checks[key] = found
         return found
 
-    def _absolute_refs(self, schema: Schema) -> Schema:
+    def _absolute_refs(self, schema: Schema, base: str) -> Schema:
         if isinstance(schema, dict):
             return {
                 key: (
-                    self.absolute(value)
+                    self.absolute(value, base)
                     if key in ("$ref", "$dynamicRef") and isinstance(value, str)
                     else value
                     if key in _DATA_KEYWORDS
-                    else self._absolute_refs(value)
+                    else self._absolute_refs(value, base)
                 )
                 for key, value in schema.items()
             }
         if isinstance(schema, list):
-            return [self._absolute_refs(item) for item in schema]
+            return [self._absolute_refs(item, base) for item in schema]
         return schema
 
 

@@ -15,18 +15,19 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ._build import Builder
+from ._build import ANY_JSON, Builder
 from ._context import RefStack, Schema, TooDeep, canonical
 from ._errors import SchemaError
 from ._merge import TYPES, flatten, governing, merge
 from ._numbers import numbers
-from ._patterns import search
+from ._patterns import pattern_strings, search
 from ._strings import TEXT_ALPHABET
 
 __all__ = ["Broken", "InvalidInput", "Mutations"]
 
 Node = dict[str, Any]
-Broken = tuple[Any, str, tuple[str | int, ...]]  # (value, keyword, path parts)
+# (value, keyword, path parts): None where the validator names it (a negated combinator).
+Broken = tuple[Any, str | None, tuple[str | int, ...] | None]
 # How deep inside nested objects and arrays violations are placed.
 _MAX_DEPTH = 6
 _NEGATED_BOUNDS = {
@@ -65,6 +66,8 @@ class Mutations:
     def sites(
         self, schema: Schema, stack: RefStack, depth: int = 0
     ) -> list[st.SearchStrategy[Broken]]:
+        if schema is False:
+            return [ANY_JSON.map(lambda value: (value, None, ()))]
         try:
             node, refs = flatten(schema, self.ctx)
             stack = stack.push(refs)
@@ -99,16 +102,7 @@ class Mutations:
         kinds: list[str] = plain.get("type") or list(TYPES)
         for index, extra in enumerate(extras):
             rest = {**plain, "allOf": extras[:index] + extras[index + 1 :]}
-            keyword = next((k for k in ("anyOf", "oneOf") if k in extra), None)
-            if keyword is not None:
-                check = self.ctx.check(extra)
-                found += self._variant(rest, stack, keyword, lambda v, c=check: not c(v))
-            elif set(extra) == {"not"}:
-                try:
-                    negated, refs = flatten(extra["not"], self.ctx)
-                    found += self._variant(merge(rest, negated), stack.push(refs), "not")
-                except (SchemaError, TooDeep):
-                    pass
+            found += self._combinator(extra, rest, stack)
         plain = {**plain, "allOf": extras} if extras else plain
         if "enum" not in plain and "const" not in plain and "type" in plain:
             found += self._wrong_type(plain, kinds)
@@ -144,6 +138,49 @@ class Mutations:
         if "object" in kinds:
             found += self._objects(plain, stack)
         return found
+
+    def _combinator(
+        self, extra: Node, rest: Node, stack: RefStack
+    ) -> list[st.SearchStrategy[Broken]]:
+        """Values the rest of the schema accepts and one combinator rejects."""
+        keyword = next((k for k in ("anyOf", "oneOf") if k in extra), None)
+        if keyword is not None:
+            return self._excluded(rest, extra[keyword], stack, keyword, ())
+        if set(extra) == {"not"}:
+            try:
+                negated, refs = flatten(extra["not"], self.ctx)
+                return self._variant(merge(rest, negated), stack.push(refs), "not")
+            except (SchemaError, TooDeep):
+                return []
+        if "if" not in extra:
+            return []
+        found: list[st.SearchStrategy[Broken]] = []
+        # Breaking `then` (or `else`) breaks one of its keywords: the validator names it.
+        if "then" in extra:
+            try:
+                condition, refs = flatten(extra["if"], self.ctx)
+                found += self._excluded(
+                    merge(rest, condition), [extra["then"]], stack.push(refs), None, None
+                )
+            except (SchemaError, TooDeep):
+                pass
+        if "else" in extra:
+            found += self._excluded(rest, [extra["if"], extra["else"]], stack, None, None)
+        return found
+
+    def _excluded(
+        self,
+        node: Node,
+        negated: list[Schema],
+        stack: RefStack,
+        keyword: str | None,
+        parts: tuple[str | int, ...] | None,
+    ) -> list[st.SearchStrategy[Broken]]:
+        try:
+            values = self.builder.excluding(node, negated, stack)
+        except (SchemaError, TooDeep):
+            return []
+        return [values.map(lambda value: (value, keyword, parts))]
 
     def _wrong_type(self, node: Node, kinds: list[str]) -> list[st.SearchStrategy[Broken]]:
         wrong = [kind for kind in TYPES if kind not in kinds]
@@ -221,8 +258,8 @@ class Mutations:
             found += self._variant(
                 {**rest, "minContains": node["maxContains"] + 1}, stack, "maxContains"
             )
-        if node.get("items") is False and "prefixItems" in node:
-            count = len(node["prefixItems"])
+        if node.get("items") is False:
+            count = len(node.get("prefixItems", ()))
             opened = {**array, "items": True, "minItems": count + 1, "maxItems": count + 1}
             found += [
                 strategy.map(lambda broken: (broken[0], "items", (count,)))
@@ -251,13 +288,14 @@ class Mutations:
                 {**rest, "minProperties": node["maxProperties"] + 1}, stack, "maxProperties"
             )
         for key, needed in node.get("dependentRequired", {}).items():
-            if not needed:
-                continue
-            props = {**obj.get("properties", {}), **dict.fromkeys(needed, False)}
-            deps = {k: v for k, v in node["dependentRequired"].items() if k != key}
-            rest = {**obj, "properties": props, "dependentRequired": deps}
-            rest["required"] = [*(k for k in node.get("required", ()) if k not in needed), key]
-            found += self._variant(rest, stack, "dependentRequired")
+            for missing in needed:
+                # One dependent absent, the others present: exactly one violation.
+                props = {**obj.get("properties", {}), missing: False}
+                deps = {k: v for k, v in node["dependentRequired"].items() if k != key}
+                rest = {**obj, "properties": props, "dependentRequired": deps}
+                present = [k for k in (*node.get("required", ()), key, *needed) if k != missing]
+                rest["required"] = list(dict.fromkeys(present))
+                found += self._variant(rest, stack, "dependentRequired")
         if node.get("additionalProperties") is False:
             found += self._extra_key(node, stack)
         return found
@@ -283,27 +321,74 @@ class Mutations:
     def _nested(self, node: Node, stack: RefStack, depth: int) -> list[st.SearchStrategy[Broken]]:
         found: list[st.SearchStrategy[Broken]] = []
         kinds = node.get("type") or list(TYPES)
-        busy = _combined_keys(node)
         if "object" in kinds:
-            obj = {**node, "type": ["object"]}
-            for key in node.get("properties", {}):
-                if key in busy:
-                    continue
-                inner = self.sites(governing(node, key), stack, depth + 1)
-                if not inner:
-                    continue
-                container = self._valid(merge(obj, {"required": [key]}), stack)
-                if container is None:
-                    continue
-                # One site per inner violation: each is drawn as often as a top-level one.
-                found += [
-                    st.tuples(container, site).map(
-                        lambda t, key=key: ({**t[0], key: t[1][0]}, t[1][1], (key, *t[1][2]))
-                    )
-                    for site in inner
-                ]
+            found += self._nested_properties(node, stack, depth)
+            found += self._nested_extra(node, stack, depth)
         if "array" in kinds and "allOf" not in node:
             found += self._nested_items(node, stack, depth)
+        return found
+
+    def _nested_properties(
+        self, node: Node, stack: RefStack, depth: int
+    ) -> list[st.SearchStrategy[Broken]]:
+        """A declared property's value broken, in an object valid everywhere else."""
+        found: list[st.SearchStrategy[Broken]] = []
+        obj = {**node, "type": ["object"]}
+        busy = _combined_keys(node)
+        for key in node.get("properties", {}):
+            if key in busy:
+                continue
+            inner = self.sites(governing(node, key), stack, depth + 1)
+            if not inner:
+                continue
+            # The key's own schema is what gets broken: the container only needs the key.
+            opened = {
+                **obj,
+                "properties": {**obj["properties"], key: True},
+                "required": list(dict.fromkeys([*obj.get("required", ()), key])),
+            }
+            container = self._valid(opened, stack)
+            if container is None:
+                continue
+            # One site per inner violation: each is drawn as often as a top-level one.
+            found += [
+                st.tuples(container, site).map(lambda t, key=key: _put(t[0], key, t[1]))
+                for site in inner
+            ]
+        return found
+
+    def _nested_extra(
+        self, node: Node, stack: RefStack, depth: int
+    ) -> list[st.SearchStrategy[Broken]]:
+        """An undeclared key's value broken (``patternProperties``, ``additionalProperties``)."""
+        declared = set(node.get("properties", {}))
+        patterns: dict[str, Schema] = node.get("patternProperties", {})
+        names_ok = self.ctx.check(node.get("propertyNames", True))
+        targets: list[tuple[st.SearchStrategy[str], Schema]] = []
+        for pattern, schema in patterns.items():
+            others = [p for p in patterns if p != pattern]
+            try:
+                keys = pattern_strings(pattern, 0, None)
+            except SchemaError:
+                continue
+            targets.append((keys.filter(_fresh(declared, others, names_ok)), schema))
+        additional = node.get("additionalProperties", True)
+        if isinstance(additional, dict) and additional:
+            targets.append((_NAMES.filter(_fresh(declared, list(patterns), names_ok)), additional))
+        if not targets:
+            return []
+        room = {**node, "type": ["object"]}
+        if "maxProperties" in node:
+            room["maxProperties"] = node["maxProperties"] - 1
+        container = self._valid(room, stack)
+        if container is None:
+            return []
+        found: list[st.SearchStrategy[Broken]] = []
+        for keys, schema in targets:
+            found += [
+                st.tuples(container, keys, site).map(lambda t: _put(t[0], t[1], t[2]))
+                for site in self.sites(schema, stack, depth + 1)
+            ]
         return found
 
     def _nested_items(
@@ -320,7 +405,10 @@ class Mutations:
             if not inner:
                 continue
             needed = (index if index is not None else len(prefix)) + 1
-            container = self._valid(merge(array, {"minItems": needed}), stack)
+            opened = merge(array, {"minItems": needed})
+            if index is not None:  # the broken position's own schema may accept nothing
+                opened["prefixItems"] = [*prefix[:index], True, *prefix[index + 1 :]]
+            container = self._valid(opened, stack)
             if container is None:
                 continue
             first = len(prefix) if index is None else index
@@ -330,10 +418,28 @@ class Mutations:
             ) -> Broken:
                 values, (value, keyword, parts), pick = t
                 at = fixed if fixed is not None else first + pick % (len(values) - first)
-                return ([*values[:at], value, *values[at + 1 :]], keyword, (at, *parts))
+                return ([*values[:at], value, *values[at + 1 :]], keyword, _under(at, parts))
 
             found += [st.tuples(container, site, st.integers(0)).map(place) for site in inner]
         return found
+
+
+def _under(step: str | int, parts: tuple[str | int, ...] | None) -> tuple[str | int, ...] | None:
+    return None if parts is None else (step, *parts)
+
+
+def _put(container: dict[str, Any], key: str, broken: Broken) -> Broken:
+    value, keyword, parts = broken
+    return ({**container, key: value}, keyword, _under(key, parts))
+
+
+def _fresh(
+    declared: set[str], patterns: list[str], names_ok: Callable[[Any], bool]
+) -> Callable[[str], bool]:
+    """Keys no declared property or other pattern governs, and ``propertyNames`` allows."""
+    return lambda key: (
+        key not in declared and not any(search(p, key) for p in patterns) and names_ok(key)
+    )
 
 
 def _combined_keys(node: Node) -> set[str]:

@@ -30,6 +30,11 @@ _PLAIN = frozenset(
     }
 )  # fmt: skip
 _EXTRA = ("anyOf", "oneOf", "not", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems")
+# Counts: a whole float (`minItems: 2.0`) is the integer it equals.
+_COUNTS = (
+    "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains",
+    "minProperties", "maxProperties",
+)  # fmt: skip
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 
@@ -43,6 +48,9 @@ def flatten(schema: Schema, ctx: Context, seen: tuple[str, ...] = ()) -> tuple[N
     if not isinstance(schema, dict):
         raise SchemaError(f"a schema must be an object or a boolean, not {schema!r}")
     node: Node = {key: value for key, value in schema.items() if key in _PLAIN}
+    for key in _COUNTS:
+        if isinstance(node.get(key), float):
+            node[key] = int(node[key])
     if "type" in schema:
         kind = schema["type"]
         node["type"] = [kind] if isinstance(kind, str) else list(kind)

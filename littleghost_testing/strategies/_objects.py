@@ -69,11 +69,16 @@ def objects(
     if extra is None and low > len(required) + len(optional):
         raise SchemaError(f"minProperties {low} needs more properties than the schema allows")
 
+    limit = high if high is not None else len(values) + _SPARE_KEYS + low
+    # When counts force or forbid some optional keys, which ones must vary: the
+    # first keys would otherwise always be the ones taken (or the only ones left).
+    crowded = low > len(required) or len(required) + len(optional) > limit
+    order = st.permutations(optional) if crowded and len(optional) > 1 else st.just(optional)
+
     @st.composite
     def draw_object(draw: st.DrawFn) -> dict[str, Any]:
-        limit = high if high is not None else len(values) + _SPARE_KEYS + low
         chosen = list(required)
-        for key in optional:
+        for key in draw(order):
             needed = [k for k in _closure([key], depends) if k not in chosen]
             if (
                 needed
