@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+import logging
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import MappingProxyType
+from typing import Any, ClassVar, Protocol
 
 import anyio
 import anyio.lowlevel
@@ -17,13 +22,21 @@ from .errors import (
     DeadlineExceededError,
     LittleGhostError,
     ProviderError,
+    ToolError,
 )
 from .model import Message, Model, ModelRequest, ModelResponse, ToolCall
 from .registry import ToolRegistry
 from .results import ExecutionResult
 from .run import Invocation, Run
 
-__all__ = ["Agent", "ToolCallLimitError"]
+__all__ = ["Agent", "RunWatcher", "ToolCallLimitError", "watch_runs"]
+
+_logger = logging.getLogger("littleghost.agent")
+# Models that ``Agent.override`` put in place in this task, by agent class.
+_overrides: ContextVar[Mapping[type, Model]] = ContextVar("littleghost_overrides")
+_NO_OVERRIDES: Mapping[type, Model] = MappingProxyType({})
+_watchers_lock = threading.Lock()
+_watchers: tuple[RunWatcher, ...] = ()
 
 
 class ToolCallLimitError(LittleGhostError):
@@ -49,6 +62,32 @@ class Agent:
             for klass in reversed(cls.__mro__)
             if klass.__dict__.get("tools")
         ]
+
+    @classmethod
+    @contextmanager
+    def override(cls, *, model: Model) -> Iterator[None]:
+        """Use ``model`` for every run of this agent (and its subclasses) inside the block.
+
+        It beats both ``model=`` and the class's ``model``, so a test can swap
+        the model of an agent that application code runs. Task-local (a
+        ``ContextVar``): it reaches sync ``ask`` and worker threads started in
+        the block, never other tasks.
+        """
+        if not callable(getattr(model, "respond", None)):
+            raise TypeError(f"model must implement respond(request), not {type(model).__name__}")
+        reset = _overrides.set({**_overrides.get(_NO_OVERRIDES), cls: model})
+        try:
+            yield
+        finally:
+            _overrides.reset(reset)
+
+    @classmethod
+    def _chosen_model(cls, model: Model | None) -> Model | None:
+        overrides = _overrides.get(_NO_OVERRIDES)
+        for klass in cls.__mro__:
+            if klass in overrides:
+                return overrides[klass]
+        return cls.model if model is None else model
 
     @classmethod
     def ask(
@@ -94,16 +133,56 @@ class Agent:
         limit = cls.max_tool_calls if max_tool_calls is None else max_tool_calls
         if not isinstance(limit, int) or limit < 0:
             raise ConfigurationError(f"max_tool_calls must be a non-negative int, not {limit!r}")
-        model = cls.model if model is None else model
+        model = cls._chosen_model(model)
         if model is None:
             raise ConfigurationError(f"{cls.__name__} has no model: pass model= or set it")
         if not callable(getattr(model, "respond", None)):
             raise TypeError(f"model must implement respond(request), not {type(model).__name__}")
         run = Run(Invocation(actor_id=actor_id, context=context), run_context)
         binding = Binding(agent=cls(), run=run, model=model)
-        async with run, ToolRegistry(cls.tool_entries(), binding=binding) as registry:
-            await _converse(cls.instructions, prompt, model, registry, run, limit)
+        _notify("run_started", cls, run)
+        try:
+            async with run, ToolRegistry(cls.tool_entries(), binding=binding) as registry:
+                await _converse(cls.instructions, prompt, model, registry, run, limit)
+        except BaseException as error:
+            _notify("run_finished", run, error)
+            raise
+        _notify("run_finished", run, None)
         return run
+
+
+class RunWatcher(Protocol):
+    """Told when each agent run starts and ends (the testing kit's ``lg_runs`` is one)."""
+
+    def run_started(self, agent: type[Agent], run: Run) -> object: ...
+
+    def run_finished(self, run: Run, error: BaseException | None) -> object: ...
+
+
+@contextmanager
+def watch_runs(watcher: RunWatcher) -> Iterator[RunWatcher]:
+    """Tell ``watcher`` about every agent run, in any thread, while the block runs.
+
+    A watcher that raises is logged, never raised into the run.
+    """
+    global _watchers
+    with _watchers_lock:
+        _watchers = (*_watchers, watcher)
+    try:
+        yield watcher
+    finally:
+        with _watchers_lock:
+            remaining = list(_watchers)
+            remaining.remove(watcher)
+            _watchers = tuple(remaining)
+
+
+def _notify(event: str, *args: Any) -> None:
+    for watcher in _watchers:
+        try:
+            getattr(watcher, event)(*args)
+        except Exception:
+            _logger.exception("run watcher %r failed in %s", watcher, event)
 
 
 async def _converse(
@@ -115,6 +194,7 @@ async def _converse(
     limit: int,
 ) -> None:
     messages = [Message("user", prompt)]
+    run.messages = tuple(messages)
     calls_made = 0
     while True:
         request = ModelRequest(instructions, tuple(messages), registry.specifications)
@@ -122,6 +202,9 @@ async def _converse(
             response = await model.respond(request)
         if not isinstance(response, ModelResponse):
             raise ProviderError(f"The model returned {type(response).__name__}, not ModelResponse")
+        for call in response.tool_calls:
+            if not isinstance(call, ToolCall):
+                raise ProviderError(f"The model asked for a {type(call).__name__}, not a ToolCall")
         messages.append(Message("assistant", response.text or "", response.tool_calls))
         run.messages = tuple(messages)
         if not response.tool_calls:
@@ -135,7 +218,10 @@ async def _converse(
             )
         results = await _call_all(registry, response.tool_calls, run.context)
         for call, result in zip(response.tool_calls, results, strict=True):
-            messages.append(Message("tool", result.content, tool_call_id=call.id))
+            messages.append(
+                Message("tool", result.content, tool_call_id=call.id, is_error=result.is_error)
+            )
+        run.messages = tuple(messages)
 
 
 async def _call_all(
@@ -147,7 +233,7 @@ async def _call_all(
 
     async def one(index: int, call: ToolCall) -> None:
         try:
-            results[index] = await registry.call(call.name, dict(call.arguments), context=context)
+            results[index] = await _call_one(registry, call, context)
         except (CancelledError, DeadlineExceededError, Exception) as error:
             failures.append(error)
             group.cancel_scope.cancel()
@@ -158,3 +244,13 @@ async def _call_all(
     if failures:
         raise failures[0]
     return [result for result in results if result is not None]
+
+
+async def _call_one(registry: ToolRegistry, call: ToolCall, context: RunContext) -> ExecutionResult:
+    """Run one call; arguments the model got wrong are an error result for it to read."""
+    if call.problem is None:
+        return await registry.call(call.name, dict(call.arguments), context=context)
+    if call.name not in registry:
+        return await registry.call(call.name, {}, context=context)  # "Unknown tool: ..."
+    message = f"Invalid tool input: {call.problem}"
+    return ExecutionResult.failure(message, ToolError(message))

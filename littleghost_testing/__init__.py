@@ -15,6 +15,7 @@ from .leaks import ResourceSnapshot
 from .scripted_model import ScriptedModel
 
 if TYPE_CHECKING:
+    from .auto_model import AutoModel
     from .contracts import (
         ToolContract,
         ToolsetContract,
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from .fake_server import FakeMCPServer
 
 __all__ = [
+    "AutoModel",
     "FakeMCPServer",
     "ResourceSnapshot",
     "ScriptedModel",
@@ -38,6 +40,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "AutoModel": ".auto_model",
     "FakeMCPServer": ".fake_server",
     "ToolContract": ".contracts",
     "ToolsetContract": ".contracts",

@@ -20,6 +20,9 @@ from .scripted_model import ScriptedModel, Step
 if TYPE_CHECKING:  # imported lazily: the MCP server stack is heavy for suites that don't use it
     from .fake_server import FakeMCPServer
 
+# Agent testing (lg_runs, the model request guard, the allow_model_requests marker).
+pytest_plugins = ["littleghost_testing.agent_fixtures"]
+
 __all__ = [
     "fake_mcp_server",
     "lg_events",
