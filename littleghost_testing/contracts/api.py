@@ -11,7 +11,8 @@ from littleghost.mcp import Toolset
 from .options import Options, binding_factory
 from .report import Check, Report
 from .runner import in_fresh_thread, running
-from .tool_checks import TOOL_CHECKS, Subject
+from .subject import Subject
+from .tool_checks import TOOL_CHECKS
 from .toolset_checks import TOOLSET_CHECKS, run_toolset_checks
 
 __all__ = ["assert_tool_contract", "assert_toolset_contract", "check_tool", "check_toolset"]
@@ -25,7 +26,7 @@ def check_tool(
     binding: BindingArg = None,
     examples: Sequence[Any] = (),
     checks: Collection[str] | None = None,
-    max_examples: int = 25,
+    max_examples: int | None = None,
     seed: int | None = None,
     backend: str = "asyncio",
     cancel_within: float = 0.25,
@@ -36,6 +37,8 @@ def check_tool(
     ``binding`` (a Binding or a factory of them) binds each instance the
     checks build; ``examples`` are valid inputs tried before generated ones;
     ``checks`` picks checks by name (all of ``TOOL_CHECKS`` by default).
+    ``max_examples`` and ``seed`` left ``None`` come from the active
+    Hypothesis settings profile.
     """
     if not (isinstance(tool_class, type) and issubclass(tool_class, lg.Tool)):
         raise TypeError(f"check_tool needs a Tool subclass, not {tool_class!r}")
@@ -64,7 +67,7 @@ def check_toolset(
     binding: BindingArg = None,
     examples: Mapping[str, Sequence[Any]] | None = None,
     checks: Collection[str] | None = None,
-    max_examples: int = 25,
+    max_examples: int | None = None,
     seed: int | None = None,
     backend: str = "asyncio",
     cancel_within: float = 0.25,

@@ -15,7 +15,8 @@ import pytest
 import littleghost as lg
 from littleghost.mcp import Toolset
 
-from .api import assert_tool_contract, assert_toolset_contract
+from .api import check_tool, check_toolset
+from .report import Report
 
 __all__ = ["ToolContract", "ToolsetContract"]
 
@@ -23,7 +24,7 @@ __all__ = ["ToolContract", "ToolsetContract"]
 class _Contract:
     """Settings shared by both base classes; override them as class attributes."""
 
-    max_examples: ClassVar[int] = 25
+    max_examples: ClassVar[int | None] = None  # None: the active Hypothesis profile's
     seed: ClassVar[int | None] = None
     cancel_within: ClassVar[float] = 0.25
     call_timeout: ClassVar[float] = 10.0
@@ -44,6 +45,12 @@ class _Contract:
         }
 
 
+def _fail_on(report: Report) -> None:
+    """Fail the test with the report's explanation, shown once and without a traceback."""
+    if not report.passed:
+        pytest.fail(report.explain(), pytrace=False)
+
+
 class ToolContract(_Contract):
     """Subclass as ``class TestMyTool(ToolContract): tool_class = MyTool``."""
 
@@ -53,15 +60,14 @@ class ToolContract(_Contract):
     def _check(self, name: str, backend: object) -> None:
         if self.tool_class is None:
             pytest.fail(f"{type(self).__name__} must set tool_class", pytrace=False)
-        try:
-            assert_tool_contract(
+        _fail_on(
+            check_tool(
                 self.tool_class,
                 checks=[name],
                 examples=self.example_inputs,
                 **self._options(backend),
             )
-        except AssertionError as error:
-            pytest.fail(str(error), pytrace=False)
+        )
 
     def test_schema(self, anyio_backend: object) -> None:
         self._check("schema", anyio_backend)
@@ -97,15 +103,14 @@ class ToolsetContract(_Contract):
     def _check(self, names: Sequence[str], backend: object) -> None:
         if self.toolset_class is None:
             pytest.fail(f"{type(self).__name__} must set toolset_class", pytrace=False)
-        try:
-            assert_toolset_contract(
+        _fail_on(
+            check_toolset(
                 self.toolset_class,
                 checks=names,
                 examples=self.example_inputs,
                 **self._options(backend),
             )
-        except AssertionError as error:
-            pytest.fail(str(error), pytrace=False)
+        )
 
     def test_discovery(self, anyio_backend: object) -> None:
         self._check(["discovery", "discovery_cancellation", "discovery_deadline"], anyio_backend)

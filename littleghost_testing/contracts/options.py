@@ -17,27 +17,55 @@ __all__ = ["Options", "binding_factory"]
 class Options:
     """The knobs every check shares.
 
-    ``max_examples`` is the Hypothesis budget of each input-driven check.
-    With ``seed=None`` the search is derandomized (the same inputs every run);
-    an ``int`` seeds it instead. ``cancel_within`` is how soon, in seconds, a
-    cancelled or expired call must stop; ``call_timeout`` bounds one call.
+    ``max_examples`` is the Hypothesis budget of each input-driven check and
+    ``seed`` seeds its search; left ``None``, both come from the active
+    Hypothesis settings profile (and ``--hypothesis-seed``), as in any
+    ``@given`` test. ``cancel_within`` is how soon, in seconds, a cancelled
+    or expired call must stop; ``call_timeout`` bounds one call.
     """
 
     binding: Callable[[], lg.Binding]
     examples: Sequence[Any] = ()
-    max_examples: int = 25
+    max_examples: int | None = None
     seed: int | None = None
     backend: str = "asyncio"
     cancel_within: float = 0.25
     call_timeout: float = 10.0
 
     def __post_init__(self) -> None:
-        if self.max_examples < 1:
+        if self.max_examples is not None and self.max_examples < 1:
             raise ValueError(f"max_examples must be at least 1, not {self.max_examples}")
+        for name in ("cancel_within", "call_timeout"):
+            seconds = getattr(self, name)
+            if not isinstance(seconds, int | float) or not seconds > 0:
+                raise ValueError(f"{name} must be a positive number of seconds, not {seconds!r}")
+
+    @property
+    def budget(self) -> int:
+        """``max_examples``, or the active profile's when it was left unset."""
+        return self.max_examples or settings().max_examples  # settings() is the profile's
+
+    def profile_settings(self) -> settings:
+        """The active profile (its database, derandomization, phases), with our budget.
+
+        Only what the checks need differs: no per-example deadline (calls
+        are bounded by ``call_timeout``), quiet output and one failure (the
+        check reports it itself), and no too-slow health check (tools are slow).
+        """
+        profile = settings()  # unset options inherit from the active profile
+        return settings(
+            max_examples=self.budget,
+            deadline=None,
+            verbosity=Verbosity.quiet,
+            report_multiple_bugs=False,
+            print_blob=False,
+            suppress_health_check=[*profile.suppress_health_check, HealthCheck.too_slow],
+        )
 
     def hypothesis_settings(self) -> settings:
+        """Standalone settings for the ``littleghost check`` CLI: derandomized unless seeded."""
         return settings(
-            max_examples=self.max_examples,
+            max_examples=self.budget,
             derandomize=self.seed is None,
             database=None,
             deadline=None,

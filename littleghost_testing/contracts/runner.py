@@ -9,6 +9,7 @@ event loop alike.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -16,13 +17,15 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import hypothesis
+import hypothesis.core
+import hypothesis.errors
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from .options import Options
 
-__all__ = ["Failure", "Runner", "Violation", "in_fresh_thread", "running"]
+__all__ = ["Failure", "Runner", "TimedOut", "Violation", "in_fresh_thread", "running"]
 
 T = TypeVar("T")
 
@@ -34,6 +37,14 @@ class Violation(AssertionError):
         super().__init__(f"expected {expected}; observed {observed}")
         self.expected = expected
         self.observed = observed
+
+
+class TimedOut(Violation):
+    """A call that did not finish in time: reported as found, never shrunk or retried.
+
+    Shrinking a timeout re-runs the hanging call dozens of times, each one
+    waiting out the whole timeout.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,34 +70,50 @@ class Runner:
         strategy: st.SearchStrategy[Any],
         rule: Callable[[Any], None],
         *,
+        key: str,
         examples: tuple[Any, ...] = (),
     ) -> Failure | None:
         """Apply ``rule`` to ``examples`` and generated values; the minimal failure, if any.
 
         ``rule`` raises ``Violation`` when a value breaks the contract.
         Hypothesis replays the shrunk example last, so the last failure
-        recorded is the minimal one.
+        recorded is the minimal one. A ``TimedOut`` ends the search at once:
+        later examples are not run and nothing is shrunk. ``key`` names the
+        search in the profile's example database (a check and its tool), so
+        failures found before are replayed first.
         """
         failures: list[Failure] = []
+        timeouts: list[Failure] = []
 
         def checked(value: Any) -> None:
+            if timeouts:
+                return  # a hanging call was found: nothing more is worth waiting for
             try:
                 rule(value)
+            except TimedOut as timeout:
+                timeouts.append(Failure(value, timeout))
             except Violation as violation:
                 failures.append(Failure(value, violation))
                 raise
 
-        test = given(strategy)(checked)
+        test: Any = given(strategy)(checked)
         for value in reversed(examples):
             test = example(value)(test)
-        test = self.options.hypothesis_settings()(test)
+        test = self.options.profile_settings()(test)
         if self.options.seed is not None:
             test = hypothesis.seed(self.options.seed)(test)
+        elif hypothesis.core.global_force_seed is None:
+            digest = hashlib.sha256(key.encode()).digest()
+            test._hypothesis_internal_database_key = b"littleghost-contract." + digest
         try:
             test()
         except Violation:
-            return failures[-1]
-        return None
+            if not timeouts:
+                return failures[-1]
+        except hypothesis.errors.Flaky:
+            if not timeouts:  # a timeout while shrinking leaves the replay passing: expected
+                raise
+        return timeouts[0] if timeouts else None
 
 
 @contextmanager

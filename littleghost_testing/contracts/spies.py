@@ -18,22 +18,27 @@ import anyio.from_thread
 
 import littleghost as lg
 
-__all__ = ["CallSpy", "CloseSpy", "Stopped", "stop_mid_call"]
+__all__ = ["CallSpy", "CloseSpy", "Stopped", "stop_mid_call", "stop_real_call"]
 
 _HANG_RELEASE_SECONDS = 60.0
 """A hanging sync spy's worker thread gives up after this long even if never released."""
 
 
 class CallSpy:
-    """Counts ``call`` invocations; ``hang=True`` waits (awaiting, or blocking a thread) instead.
+    """Counts ``call`` invocations; instead of calling through, it may hang or raise.
 
-    Install and remove it from inside the event loop that runs the tool.
+    ``hang=True`` waits (awaiting, or blocking a thread); ``raises`` is
+    raised from ``call``, as if the tool itself had failed. Install and
+    remove it from inside the event loop that runs the tool.
     """
 
-    def __init__(self, tool: lg.Tool, *, hang: bool = False) -> None:
+    def __init__(
+        self, tool: lg.Tool, *, hang: bool = False, raises: Exception | None = None
+    ) -> None:
         self.tool = tool
         self.calls = 0
         self.hang = hang
+        self.raises = raises
         self.entered = anyio.Event()
         self._release = threading.Event()
         original = tool.call
@@ -41,6 +46,8 @@ class CallSpy:
 
             async def spy_async(input: Any) -> Any:
                 self.calls += 1
+                if self.raises is not None:
+                    raise self.raises
                 if not self.hang:
                     return await original(input)
                 self.entered.set()
@@ -51,6 +58,8 @@ class CallSpy:
 
             def spy(input: Any) -> Any:
                 self.calls += 1
+                if self.raises is not None:
+                    raise self.raises
                 if not self.hang:
                     return original(input)
                 anyio.from_thread.run_sync(self.entered.set)
@@ -65,15 +74,25 @@ class CallSpy:
 
 
 class CloseSpy:
-    """Counts ``close`` calls and forwards each to the tool's own ``close``."""
+    """Counts ``close`` calls and forwards each to the tool's own ``close``.
 
-    def __init__(self, tool: lg.Tool) -> None:
+    An async ``close`` still running after ``within`` seconds is cancelled
+    and noted in ``timed_out``: the registry closes inside a shielded scope,
+    so only a limit set here, inside the shield, can end a hanging close.
+    """
+
+    def __init__(self, tool: lg.Tool, *, within: float) -> None:
         self.closes = 0
+        self.timed_out = False
         original = tool.close
 
-        def close() -> Any:
+        async def close() -> None:
             self.closes += 1
-            return original()
+            outcome = original()
+            if inspect.isawaitable(outcome):
+                with anyio.move_on_after(within) as scope:
+                    await outcome
+                self.timed_out = scope.cancelled_caught
 
         tool.__dict__["close"] = close
 
@@ -132,6 +151,50 @@ async def stop_mid_call(
         spy.remove()
     if not spy.entered.is_set():
         return Stopped(entered=False, **outcome)
+    if seconds is None:
+        return Stopped(entered=True)
+    return Stopped(entered=True, seconds=seconds, **outcome)
+
+
+async def stop_real_call(
+    tool: lg.Tool,
+    input: Any,
+    context: lg.RunContext,
+    *,
+    stop: Callable[[], None] | None,
+    after: float,
+    within: float,
+) -> Stopped:
+    """Run ``execute`` with the tool's own ``call``, stop it ``after`` seconds in, time the end.
+
+    ``stop=None`` relies on the context's own deadline (due ``after`` seconds
+    in). ``seconds`` is ``None`` when ``execute`` was still running ``within``
+    seconds after the stop; a call that finished before the stop counts as
+    stopped at once.
+    """
+    outcome: dict[str, Any] = {}
+    done = anyio.Event()
+
+    async def execute() -> None:
+        try:
+            outcome["result"] = await tool.execute(input, context=context)
+        except (Exception, lg.CancelledError, lg.DeadlineExceededError) as error:
+            outcome["raised"] = error
+        finally:
+            done.set()
+
+    seconds: float | None = None
+    async with anyio.create_task_group() as group:
+        group.start_soon(execute)
+        await anyio.sleep(after)
+        started = anyio.current_time()
+        if stop is not None:
+            stop()
+        with anyio.move_on_after(within):
+            await done.wait()
+        if done.is_set():
+            seconds = anyio.current_time() - started
+        group.cancel_scope.cancel()  # whatever still runs is past its time
     if seconds is None:
         return Stopped(entered=True)
     return Stopped(entered=True, seconds=seconds, **outcome)

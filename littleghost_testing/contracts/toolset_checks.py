@@ -14,7 +14,8 @@ from littleghost.mcp import Toolset
 from .report import Check
 from .rules import describe
 from .runner import Runner, Violation
-from .tool_checks import TOOL_CHECKS, Subject
+from .subject import Subject
+from .tool_checks import TOOL_CHECKS
 
 __all__ = ["TOOLSET_CHECKS", "run_toolset_checks"]
 

@@ -18,7 +18,6 @@ from contract_tools import (
 
 import littleghost as lg
 from littleghost_testing.contracts import (
-    NO_INPUT,
     TOOL_CHECKS,
     assert_tool_contract,
     check_tool,
@@ -84,7 +83,7 @@ def test_turning_cancellation_into_a_result_fails_cancellation(anyio_backend: st
     assert check.detail == "CancelledError did not propagate"
     assert check.expected == "CancelledError before call is invoked"
     assert check.observed == "a error result with content 'cancelled'"
-    assert check.input is NO_INPUT
+    assert check.input == {"article": 1}  # the input the stop probes call with
 
 
 def test_dropping_the_deadline_fails_deadline(anyio_backend: str) -> None:

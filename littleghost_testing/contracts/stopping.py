@@ -1,0 +1,190 @@
+"""The ``cancellation`` and ``deadline`` checks: a stopped call must stop, promptly.
+
+Three probes each: a stop before ``call`` (it must not run), a stop while a
+stand-in ``call`` hangs (the tool's ``execute`` must let it through), and
+stops at varied moments into the tool's own ``call`` with a valid input (a
+``call`` that shields itself or ignores the stop fails here). Afterwards the
+tool must still answer: a stopped call may not break a shared connection.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis.errors import HypothesisException
+
+import littleghost as lg
+
+from ..strategies import SchemaError
+from .options import Options
+from .report import Check
+from .rules import describe, show_result
+from .runner import Violation
+from .spies import CallSpy, stop_mid_call, stop_real_call
+from .subject import Subject, execute_within
+
+__all__ = ["check_cancellation", "check_deadline"]
+
+_DEADLINE_AFTER = 0.05
+"""How far in the future the hanging-call deadline probe sets its deadline, in seconds."""
+
+STOP_MOMENTS = (0.0, 0.01, 0.05)
+"""Seconds into the tool's own ``call`` at which the real-call probes stop it."""
+
+
+def _cancel(context: lg.RunContext) -> None:
+    context.cancellation.cancel("cancelled by the contract check")
+
+
+def check_cancellation(subject: Subject) -> Check:
+    def pre_cancelled() -> lg.RunContext:
+        context = lg.RunContext()
+        _cancel(context)
+        return context
+
+    return _stopping(subject, "cancellation", lg.CancelledError, pre_cancelled, _cancel)
+
+
+def check_deadline(subject: Subject) -> Check:
+    return _stopping(
+        subject,
+        "deadline",
+        lg.DeadlineExceededError,
+        lambda: lg.RunContext(deadline=time.monotonic() - 1.0),
+        None,
+    )
+
+
+def _stopping(
+    subject: Subject,
+    name: str,
+    error_type: type[BaseException],
+    before: Callable[[], lg.RunContext],
+    during: Callable[[lg.RunContext], None] | None,
+) -> Check:
+    runner, options = subject.runner, subject.runner.options
+    try:
+        sample = subject.sample
+    except (SchemaError, HypothesisException) as error:
+        return subject.cannot_generate(name, error)
+    tool = subject.make()
+    try:
+        runner.run(_stops_before, tool, sample, before(), error_type)
+        runner.run(_stops_during, tool, sample, error_type, during, options)
+        for moment in STOP_MOMENTS:
+            runner.run(_stops_real_call, tool, sample, error_type, during, moment, options)
+        runner.run(_still_answers, tool, sample, options.call_timeout)
+    except Violation as violation:
+        return subject.failed(
+            name, f"{error_type.__name__} did not propagate", violation, input=sample
+        )
+    finally:
+        subject.close(tool)
+    what = "cancelled token" if during is not None else "passed deadline"
+    return subject.passed(
+        name,
+        f"a {what} raises {error_type.__name__} before call, and within "
+        f"{options.cancel_within:g} s while call runs",
+    )
+
+
+async def _stops_before(
+    tool: lg.Tool, sample: Any, context: lg.RunContext, error_type: type[BaseException]
+) -> None:
+    spy = CallSpy(tool)
+    expected = f"{error_type.__name__} before call is invoked"
+    try:
+        result = await tool.execute(sample, context=context)
+    except error_type:
+        pass
+    except (Exception, lg.CancelledError, lg.DeadlineExceededError) as error:
+        raise Violation(expected, f"it raised {describe(error)}") from None
+    else:
+        raise Violation(expected, show_result(result))
+    finally:
+        spy.remove()
+    if spy.calls:
+        raise Violation(expected, "call was invoked")
+
+
+async def _stops_during(
+    tool: lg.Tool,
+    sample: Any,
+    error_type: type[BaseException],
+    stop: Callable[[lg.RunContext], None] | None,
+    options: Options,
+) -> None:
+    if stop is None:
+        context = lg.RunContext(deadline=time.monotonic() + _DEADLINE_AFTER)
+        within = _DEADLINE_AFTER + options.cancel_within
+    else:
+        context = lg.RunContext()
+        within = options.cancel_within
+    stopped = await stop_mid_call(
+        tool,
+        sample,
+        context,
+        stop=None if stop is None else functools.partial(stop, context),
+        within=within,
+        entry_timeout=options.call_timeout,
+    )
+    expected = f"{error_type.__name__} within {within:g} s while call awaits"
+    if not stopped.entered:
+        if stopped.raised is not None and isinstance(stopped.raised, error_type):
+            return  # the deadline passed before call started: stopped all the same
+        got = (
+            show_result(stopped.result)
+            if stopped.result is not None
+            else (describe(stopped.raised) if stopped.raised else "nothing")
+        )
+        raise Violation(f"execute to invoke call with {sample!r}", got)
+    if stopped.seconds is None:
+        raise Violation(expected, f"execute was still running after {within:g} s")
+    if stopped.result is not None:
+        raise Violation(expected, show_result(stopped.result))
+    if not isinstance(stopped.raised, error_type):
+        raise Violation(
+            expected, f"it raised {describe(stopped.raised)}" if stopped.raised else "?"
+        )
+
+
+async def _stops_real_call(
+    tool: lg.Tool,
+    sample: Any,
+    error_type: type[BaseException],
+    stop: Callable[[lg.RunContext], None] | None,
+    moment: float,
+    options: Options,
+) -> None:
+    """The tool's own ``call``, stopped ``moment`` seconds in: a result or ``error_type``, soon."""
+    due = time.monotonic() + moment
+    context = lg.RunContext(deadline=due) if stop is None else lg.RunContext()
+    stopped = await stop_real_call(
+        tool,
+        sample,
+        context,
+        stop=None if stop is None else functools.partial(stop, context),
+        after=moment,
+        within=options.cancel_within,
+    )
+    expected = (
+        f"{error_type.__name__} within {options.cancel_within:g} s of a stop "
+        f"{moment:g} s into the tool's own call"
+    )
+    if stopped.seconds is None:
+        raise Violation(expected, f"execute was still running {options.cancel_within:g} s later")
+    if stopped.raised is not None and not isinstance(stopped.raised, error_type):
+        raise Violation(expected, f"it raised {describe(stopped.raised)}")
+
+
+async def _still_answers(tool: lg.Tool, sample: Any, seconds: float) -> None:
+    """After the stops, a fresh call still gets an answer over the same connection."""
+    result = await execute_within(tool, sample, None, seconds)
+    if isinstance(result.error, lg.ProviderError):
+        raise Violation(
+            "the tool to keep answering after a stopped call",
+            f"the next call failed: {describe(result.error)}",
+        )
