@@ -39,7 +39,7 @@ __all__ = [
 MAX_LISTED_VIOLATIONS = 8
 EXCERPT_CHARS = 80
 # ... and past this many values in the input, only the first violation (see ``report``).
-FULL_REPORT_VALUES = 2_000
+FULL_REPORT_VALUES = 1_000
 # Schemas are the application's (or an MCP server's): deeper than this is a
 # ConfigurationError, before the recursive metaschema check can overflow.
 MAX_SCHEMA_DEPTH = 128
@@ -143,10 +143,23 @@ class SchemaValidator:
             except Exception:
                 pass
             return "$ cannot be read as JSON"
-        found = self.violations(instance) or [Violation("$", "type", "$ is not valid")]
-        shown = "; ".join(v.message for v in found[:MAX_LISTED_VIOLATIONS])
-        hidden = len(found) - MAX_LISTED_VIOLATIONS
-        return f"{shown}; and {hidden} more" if hidden > 0 else shown
+        try:
+            errors = list(self._compiled.iter_errors(instance))
+        except Exception:
+            return "$ cannot be read as JSON"
+        shown: list[str] = []
+        hidden = 0
+        for error in errors:
+            if len(shown) >= MAX_LISTED_VIOLATIONS:
+                hidden += 1  # an error that would list several properties counts once
+                continue
+            for violation in _describe(error, instance, self._patterns):
+                if len(shown) < MAX_LISTED_VIOLATIONS:
+                    shown.append(violation.message)
+                else:
+                    hidden += 1
+        listed = "; ".join(shown) or "$ is not valid"
+        return f"{listed}; and {hidden} more" if hidden else listed
 
 
 def _more_values_than(instance: Any, limit: int) -> bool:
@@ -457,6 +470,8 @@ def _scan(value: object, max_depth: int) -> bool:
     seen: set[int] = set()
     depth = 0
     while level:
+        if len(level) > _WIDE_LEVEL and _plain_scalars(level):
+            return True  # nothing below: a long array of numbers or strings, checked in C
         children: list[Any] = []
         extend = children.extend
         before = len(seen)
@@ -493,6 +508,25 @@ def _scan(value: object, max_depth: int) -> bool:
                 return False
         level = children
     return True
+
+
+# Levels longer than this are first checked as a whole (see ``_plain_scalars``).
+_WIDE_LEVEL = 256
+_ATOMS = frozenset({int, bool, type(None)})
+_STRINGS = frozenset({str})
+_NUMBERS = frozenset({int, float})
+
+
+def _plain_scalars(level: list[Any]) -> bool:
+    """Whether ``level`` holds only JSON scalars, checked by C loops (``map``)."""
+    kinds = set(map(type, level))
+    if kinds <= _ATOMS:
+        return True
+    if kinds == _STRINGS:
+        return all(map(str.isascii, level)) or not any(map(_has_surrogate, level))
+    if kinds <= _NUMBERS:
+        return all(map(math.isfinite, level))
+    return False
 
 
 @dataclass(slots=True)
