@@ -228,6 +228,8 @@ async def _call_all(
     registry: ToolRegistry, calls: Sequence[ToolCall], context: RunContext
 ) -> list[ExecutionResult]:
     """Run the calls concurrently; results keep the model's order."""
+    if len(calls) == 1:  # nothing to run concurrently: no task group to pay for
+        return [await _call_one(registry, calls[0], context)]
     results: list[ExecutionResult | None] = [None] * len(calls)
     failures: list[BaseException] = []
 
