@@ -11,6 +11,9 @@ exits 1 and shows what violations look like:
 - ``order_status`` declares an ``outputSchema`` whose ``status`` enum it
   breaks for orders ending in ``0``.
 
+Read-only tools are annotated ``readOnlyHint: true``; ``create_ticket``
+changes state, so ``check`` calls it only with ``--allow-side-effects``.
+
 Over stdio: ``python -m littleghost_testing.demo_server`` serves ``server``
 (``python -m littleghost_testing.demo_server faulty`` serves ``faulty``).
 """
@@ -22,6 +25,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field
 
 from .fake_server import FakeMCPServer
@@ -43,11 +47,15 @@ def _json_integer(value: object) -> object:
 
 
 # Strict strings and booleans, JSON integers: the handlers accept exactly what the schemas say.
-ArticleId = Annotated[str, Field(pattern=r"^HC-[0-9]{3,5}$", strict=True)]
+# Examples are the inputs `littleghost check` tries first: a real article gets a success.
+ArticleId = Annotated[str, Field(pattern=r"^HC-[0-9]{3,5}$", strict=True, examples=["HC-101"])]
 OrderId = Annotated[str, Field(pattern=r"^ORD-[0-9]{4}$", strict=True)]
 Locale = Literal["en", "de", "fr"]
 
 server = MCPServer("demo-help-desk", log_level="WARNING")
+# Every tool here only reads: annotated so, `littleghost check` calls them without
+# --allow-side-effects (MCP's rule: an unannotated tool may change state).
+READ_ONLY = ToolAnnotations(read_only_hint=True)
 
 
 class OrderStatus(BaseModel):
@@ -56,7 +64,7 @@ class OrderStatus(BaseModel):
     events: list[str]
 
 
-@server.tool(description="Look up a help center article by its id (HC-101).")
+@server.tool(description="Look up a help center article by its id (HC-101).", annotations=READ_ONLY)
 def help_center_lookup(article_id: ArticleId, locale: Locale = "en") -> str:
     text = ARTICLES.get(article_id)
     if text is None:
@@ -64,7 +72,9 @@ def help_center_lookup(article_id: ArticleId, locale: Locale = "en") -> str:
     return text if locale == "en" else f"[{locale}] {text}"
 
 
-@server.tool(description="The status of an order (ORD-1234) and its latest events.")
+@server.tool(
+    description="The status of an order (ORD-1234) and its latest events.", annotations=READ_ONLY
+)
 def order_status(
     order_id: OrderId,
     include_history: Annotated[bool, Field(strict=True)] = False,
@@ -75,7 +85,7 @@ def order_status(
     return OrderStatus(order_id=order_id, status=status, events=events)
 
 
-@server.tool(description="Quote a refund for an amount in cents.")
+@server.tool(description="Quote a refund for an amount in cents.", annotations=READ_ONLY)
 def refund_quote(
     amount_cents: Annotated[int, Field(ge=1, le=100_000), BeforeValidator(_json_integer)],
     currency: Literal["EUR", "USD", "GBP"],
@@ -88,13 +98,17 @@ faulty = FakeMCPServer(
 )
 
 
-@faulty.tool(description="Look up a help center article by its id (HC-101).")
+@faulty.tool(
+    description="Look up a help center article by its id (HC-101).",
+    annotations={"readOnlyHint": True},
+)
 def lookup(article_id: str) -> str:
     return ARTICLES.get(article_id, "No such article.")
 
 
 @faulty.tool(
     description="Open a support ticket.",
+    annotations={"readOnlyHint": False, "destructiveHint": False},
     input_schema={
         "type": "object",
         "properties": {
@@ -113,6 +127,7 @@ def create_ticket(subject: Any = None, priority: Any = None) -> str:
 @faulty.tool(
     name="order_status",
     description="The status of an order (ORD-1234).",
+    annotations={"readOnlyHint": True},
     input_schema={
         "type": "object",
         "properties": {"order_id": {"type": "string", "pattern": "^ORD-[0-9]{4}$"}},

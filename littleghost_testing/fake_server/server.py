@@ -70,6 +70,7 @@ class FakeMCPServer:
         description: str | None = None,
         input_schema: Mapping[str, Any] | None = None,
         output_schema: Mapping[str, Any] | None = None,
+        annotations: Mapping[str, Any] | None = None,
         fault: Fault | None = None,
     ) -> Callable[[F], F]:
         """Register a sync or async function as a tool; the function is returned unchanged.
@@ -77,6 +78,7 @@ class FakeMCPServer:
         The input schema comes from the type hints unless ``input_schema`` is
         given; explicit schemas are advertised verbatim (even invalid ones, to
         test clients), and the arguments still arrive as keyword arguments.
+        ``annotations`` (``{"readOnlyHint": True}``) are advertised verbatim too.
         """
 
         def register(fn: F) -> F:
@@ -89,6 +91,8 @@ class FakeMCPServer:
                 declared["inputSchema"] = dict(input_schema)
             if output_schema is not None:
                 declared["outputSchema"] = dict(output_schema)
+            if annotations is not None:
+                declared["annotations"] = dict(annotations)
             self._script.schemas[tool_name] = declared
             self.fault(tool_name, fault)
             return fn

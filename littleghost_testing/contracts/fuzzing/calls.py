@@ -178,29 +178,33 @@ class _Judge:
 
     def failure(self, error: Exception) -> Outcome:
         if isinstance(error, lg.ToolError):
+            # Newer littleghost hides an unhandled-exception message from models
+            # (``server_message``); the engine judges what the server really sent.
+            text = getattr(error, "server_message", None) or str(error)
             protocol = error.__context__
-            if isinstance(protocol, MCPError):
-                found = self.leaks(str(error), protocol.error.data)
-                if self.probe.valid:
-                    found.insert(
-                        0,
-                        self.finding(
-                            "jsonrpc_error",
-                            "a result (isError at most)",
-                            f"JSON-RPC error {protocol.error.code}: {str(error)[:MAX_SHOWN_CHARS]}",
-                        ),
-                    )
-                return self.outcome("jsonrpc_error", *found)
-            return self.outcome("is_error", *self.leaks(str(error), None))
-        if isinstance(error, lg.ProtocolError):
-            kind = "output_schema" if "outputSchema" in str(error) else "malformed_result"
-            return self.outcome(
-                "none",
-                self.finding(kind, "a result that follows the protocol", describe(error)),
+            if not isinstance(protocol, MCPError):
+                return self.outcome("is_error", *self.leaks(text, None))
+            leaked = self.leaks(text, protocol.error.data)
+            if not self.probe.valid:
+                return self.outcome("jsonrpc_error", *leaked)
+            shown = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
+            rpc = self.finding(
+                "jsonrpc_error",
+                "a result (isError at most)",
+                f"JSON-RPC error {protocol.error.code}: {shown}",
             )
+            return self.outcome("jsonrpc_error", rpc, *leaked)
+        if isinstance(error, lg.ProtocolError):
+            message = str(error)
+            kind = "output_schema" if "outputSchema" in message else "malformed_result"
+            outcome = self.outcome(
+                "none", self.finding(kind, "a result that follows the protocol", message)
+            )
+            outcome.crashed = message.endswith("connection closed")  # the client gave up on it
+            return outcome
         if isinstance(error, lg.ProviderError):
             message = str(error)
-            if "connection closed" in message:
+            if "connection closed" in message or "connection is closed" in message:
                 outcome = self.outcome(
                     "none",
                     self.finding("crash", "an answer over a working connection", message),

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as seeded
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
-from hypothesis.errors import HypothesisException
+from hypothesis.errors import Flaky, Unsatisfiable
 
 import littleghost as lg
 from littleghost._validation import SchemaValidator
@@ -46,8 +46,13 @@ _DEFAULT_SEED = 0
 """The seed behind ``seed=None``: derandomized, the same inputs on every run."""
 
 
-_ALL_HEALTH_CHECKS: list[HealthCheck] = [*HealthCheck.__members__.values()]
-"""A server's answers are not the test's fault: no health check may end a run with a dump."""
+_HEALTH_CHECKS = [
+    HealthCheck.data_too_large,
+    HealthCheck.filter_too_much,
+    HealthCheck.too_slow,
+    HealthCheck.large_base_example,
+]
+"""Suppressed: slow servers and hard schemas are facts to report, not a reason to dump."""
 
 
 class _Stop(BaseException):
@@ -121,7 +126,8 @@ class _ToolRun:
                 self._send(Probe({}, valid=True))
             else:
                 self._explore("valid", self._valid_probes())
-            self._explore("invalid", self._invalid_probes())
+            if _has_invalid_objects(self.schema):
+                self._explore("invalid", self._invalid_probes())
             self._shrink_all()
         finally:
             if self.stop_reason is not None:
@@ -214,7 +220,7 @@ class _ToolRun:
             self.findings.setdefault(finding.group, []).append(finding)
         if outcome.crashed:
             report.crashed = True
-            self._note("stopped after the server crashed")
+            self._note("stopped: the connection closed")
         if self.on_call is not None:
             self.on_call(report)
 
@@ -222,6 +228,8 @@ class _ToolRun:
 
     def _explore(self, what: str, probes: st.SearchStrategy[Probe] | str) -> None:
         """Up to ``examples`` generated inputs; findings are recorded, never raised."""
+        if self._stopped():
+            return
         if isinstance(probes, str):
             self._note(probes)
             return
@@ -230,7 +238,11 @@ class _ToolRun:
             if self._send(probe) is None:
                 raise _Stop
 
-        self._hypothesis(what, probes, explore, [Phase.generate], database=None)
+        error = self._hypothesis(probes, explore, [Phase.generate], database=None)
+        if isinstance(error, Unsatisfiable):
+            self._note(f"no {what} inputs: Hypothesis could not build one that is an object")
+        elif error is not None:
+            self._note(f"{what} inputs stopped: {_one_line(error)}")
 
     def _shrink_all(self) -> None:
         """Search each shrinkable bug again, raising on it, within the shrink budget."""
@@ -243,32 +255,38 @@ class _ToolRun:
             if isinstance(probes, str) or not any(_generated(f) for f in found):
                 continue
 
-            def shrink(probe: Probe, kind: str = kind, keyword: str | None = keyword) -> None:
-                if time.monotonic() >= ends:
-                    raise _Stop
-                outcome = self._send(probe)
-                if outcome is None or outcome.timed_out or outcome.crashed:
-                    raise _Stop
-                if any(f.group == (kind, keyword) for f in outcome.findings):
-                    raise _Found
-
             label = f"{'valid' if valid else 'invalid'} {kind} {keyword}"
-            self._hypothesis(
-                label,
+            error = self._hypothesis(
                 probes,
-                shrink,
+                self._shrinker((kind, keyword), ends),
                 [Phase.reuse, Phase.generate, Phase.shrink],
                 database=self._database(label),
             )
+            if error is not None and not isinstance(error, Flaky):
+                self._note(f"shrinking {kind} stopped: {_one_line(error)}")
+
+    def _shrinker(self, group: tuple[str, str | None], ends: float) -> Callable[[Probe], None]:
+        """A test body that fails on ``group`` only, so Hypothesis shrinks toward it."""
+
+        def shrink(probe: Probe) -> None:
+            if time.monotonic() >= ends:
+                raise _Stop
+            outcome = self._send(probe)
+            if outcome is None or outcome.timed_out or outcome.crashed:
+                raise _Stop  # never spend a timeout or a dead server on a smaller input
+            if any(finding.group == group for finding in outcome.findings):
+                raise _Found
+
+        return shrink
 
     def _hypothesis(
         self,
-        what: str,
         probes: st.SearchStrategy[Probe],
         body: Callable[[Probe], None],
         phases: list[Phase],
         database: ExampleDatabase | None,
-    ) -> None:
+    ) -> Exception | None:
+        """Run ``body`` on inputs from ``probes``; returns what ended the run, if not us."""
         test = settings(
             max_examples=self.options.examples,
             database=database,
@@ -277,21 +295,16 @@ class _ToolRun:
             verbosity=Verbosity.quiet,
             report_multiple_bugs=False,
             print_blob=False,
-            suppress_health_check=_ALL_HEALTH_CHECKS,
+            suppress_health_check=_HEALTH_CHECKS,
         )(given(probes)(body))
         test = seeded(_DEFAULT_SEED if self.options.seed is None else self.options.seed)(test)
         try:
             test()
-        except _Stop:
-            pass
-        except _Found:
-            pass  # the shrunk input is among the recorded findings
-        except HypothesisException as error:
-            if not what.startswith(("valid", "invalid")) or " " in what:
-                return  # a shrink that could not reproduce: exploration already reported it
-            self._note(f"no {what} inputs: {_one_line(error)}")
-        except Exception as error:  # a strategy that failed to draw, or a flaky replay
-            self._note(f"{what} inputs stopped: {_one_line(error)}")
+        except (_Stop, _Found):
+            pass  # stopped, or shrunk: every input sent is among the recorded findings
+        except Exception as error:  # no input could be built, a flaky replay while shrinking...
+            return error
+        return None
 
     def _database(self, label: str) -> ExampleDatabase | None:
         path = self.options.hypothesis_database
@@ -358,6 +371,11 @@ class _Keyed(ExampleDatabase):
 
     def move(self, src: bytes, dest: bytes, value: bytes) -> None:
         self.inner.move(self._key(src), self._key(dest), value)
+
+
+def _has_invalid_objects(schema: Any) -> bool:
+    """Whether an object can break ``schema``: MCP sends objects only, and ``{}`` takes any."""
+    return not is_zero_argument(schema) or schema.get("additionalProperties") is False
 
 
 def _probe(broken: InvalidInput) -> Probe:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = [
+    "INPUT_KINDS",
     "KINDS",
     "Answers",
     "Finding",
@@ -50,6 +51,9 @@ KINDS: dict[str, tuple[Severity, str]] = {
 }
 """Every finding kind: its default severity and a one-line description."""
 
+INPUT_KINDS = frozenset({"accepted_invalid", "ignored_unknown_property"})
+"""Kinds about the input the server failed to refuse: grouped per broken keyword."""
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:
@@ -72,7 +76,8 @@ class Finding:
 
     @property
     def group(self) -> tuple[str, str | None]:
-        return (self.kind, self.keyword)
+        """Distinct bugs stay distinct: a refusal missing for another keyword is another bug."""
+        return (self.kind, self.keyword if self.kind in INPUT_KINDS else None)
 
     def to_json(self) -> dict[str, Any]:
         return {
