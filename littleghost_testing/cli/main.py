@@ -1,161 +1,152 @@
-"""``littleghost check TARGET``: fuzz every tool of an MCP server against its own schemas.
+"""``littleghost check`` and ``littleghost call``: the commands, their exit statuses.
 
-Exit status: 0 no violations, 1 violations, 2 a usage or connection error
-(reported as one line on stderr).
+Exit status of ``check``: 0 no violations, 1 violations, 2 a usage or
+connection error (one line on stderr), 5 nothing checked (no tools, or every
+tool skipped), 130 interrupted (partial results printed and written).
 """
 
 from __future__ import annotations
 
-import argparse
-import logging
+import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from anyio.from_thread import start_blocking_portal
-
-import littleghost as lg
-
-from ..contracts.options import Options
-from ..contracts.rules import describe
-from .findings import Finding, ServerReport, ToolReport
-from .fuzz import fuzz_tool
-from .output import write_json, write_junit, write_table
-from .session import Session
-from .targets import TargetError, resolve_target
+from ..contracts.fuzzing import FuzzOptions
+from ..targets import TargetError
+from .call import call
+from .connect import ServerLog, target_of
+from .options import UsageError, parse
+from .output import reproduce, write_json, write_junit, write_plan, write_table
+from .progress import Progress
+from .run import Checker, ConnectionFailed
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_VIOLATIONS, EXIT_ERROR = 0, 1, 2
-
-
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="littleghost", description="Tools for littleghost agents.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    check = commands.add_parser(
-        "check",
-        help="fuzz an MCP server's tools and report contract violations",
-        description="Fuzz every tool of an MCP server from its input schema and report "
-        "contract violations. TARGET is a Streamable HTTP URL or module:attribute "
-        "(an SDK MCPServer/Server or a FakeMCPServer); for a stdio server, put the "
-        "command after --.",
-        epilog="example: littleghost check littleghost_testing.demo_server:server",
-    )
-    check.add_argument("target", nargs="?", metavar="TARGET")
-    check.add_argument("--examples", type=_positive, default=20, help="inputs per tool and kind")
-    check.add_argument("--seed", type=int, default=None, help="seed (default: derandomized)")
-    check.add_argument("--timeout", type=_seconds, default=10.0, help="seconds per call")
-    check.add_argument("--json", type=Path, metavar="PATH", help="write a JSON report")
-    check.add_argument("--junit-xml", type=Path, metavar="PATH", help="write a JUnit XML report")
-    return parser
-
-
-def _positive_number(kind: Callable[[str], Any], expected: str) -> Callable[[str], Any]:
-    """An argparse type: ``kind(text)`` if it is a finite number above zero."""
-
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            value = 0
-        if not 0 < value < float("inf"):
-            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
-        return value
-
-    return parse
-
-
-_positive = _positive_number(int, "a positive integer")
-_seconds = _positive_number(float, "a positive number of seconds")
+EXIT_OK, EXIT_VIOLATIONS, EXIT_ERROR, EXIT_NOTHING, EXIT_INTERRUPTED = 0, 1, 2, 5, 130
+#: An --inputs file larger than this is refused.
+MAX_INPUTS_BYTES = 10 * 1024 * 1024
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    command: list[str] = []
-    if "--" in arguments:
-        split = arguments.index("--")
-        arguments, command = arguments[:split], arguments[split + 1 :]
+    """Run ``littleghost`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     try:
-        args = _parser().parse_args(arguments)
-        target = resolve_target(args.target, command)
-    except (_UsageError, TargetError) as error:
+        args, command = parse(list(sys.argv[1:] if argv is None else argv))
+    except UsageError as error:
         return _error(str(error))
-    # The SDK logs transport trouble; the CLI reports it itself, in one line.
-    logging.getLogger().addHandler(logging.NullHandler())
-    report = ServerReport(target.label, args.examples, args.seed, args.timeout)
-    options = Options(lg.Binding, max_examples=args.examples, seed=args.seed)
-    with start_blocking_portal("asyncio") as portal:
-        session = Session(portal, target, args.timeout)
+    if args.command == "call":
+        return call(args, command)
+    try:
+        return _check(args, command)
+    except KeyboardInterrupt:  # before the run started: nothing to report
+        print("littleghost: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _check(args: Any, command: list[str]) -> int:
+    try:
+        target = target_of(args, command, args.target)
+        options = _options(args)
+    except (TargetError, UsageError) as error:
+        return _error(str(error))
+    log = ServerLog(args.server_log) if target.kind == "stdio" else None
+    checker = Checker(target, options, workers=args.workers, max_time=args.max_time, log=log)
+    try:
         try:
-            _check_all(session, report, options, args.timeout)
-        except _ConnectionFailed as failure:
-            return _error(f"cannot connect to {target.label}: {failure}")
-        finally:
-            session.close()
-    write_table(report, sys.stdout)
+            planned = checker.discover()
+        except ConnectionFailed as failure:
+            _show_tail(log)
+            return _error(str(failure))
+        except TargetError as error:
+            return _error(str(error))
+        reproduce_line = reproduce(target.connect_words)
+        if planned is not None and args.dry_run:
+            write_plan(target.label, planned, sys.stdout)
+            return EXIT_OK if any(tool.called for tool in planned) else _nothing(planned)
+        report = checker.report
+        if planned is not None:
+            called = sum(tool.called for tool in planned)
+            with Progress(called, quiet=args.quiet or not called) as progress:
+                progress.line(f"checking {target.label}: {called} of {len(planned)} tools")
+                report = checker.run(planned, progress)
+    finally:
+        checker.close()
+        if log is not None:
+            log.close()
+    write_table(report, sys.stdout, reproduce_line, verbose=args.verbose)
+    if log is not None and not log.empty():
+        print(f"server stderr: {log.path}")
     try:
         if args.json is not None:
             write_json(report, args.json)
         if args.junit_xml is not None:
-            write_junit(report, args.junit_xml)
+            write_junit(report, args.junit_xml, reproduce_line)
     except OSError as error:
         return _error(f"cannot write the report: {error}")
-    return EXIT_VIOLATIONS if report.violation_count else EXIT_OK
+    if report.interrupted:
+        return EXIT_INTERRUPTED
+    if report.violation_count:
+        return EXIT_VIOLATIONS
+    if report.checked == 0:
+        return _nothing(planned or [])
+    return EXIT_OK
 
 
-class _ConnectionFailed(Exception):
-    pass
+def _nothing(planned: Sequence[Any]) -> int:
+    if not planned:
+        why = "the server lists no tools"
+    else:
+        why = f"all {len(planned)} tools were skipped (see the reasons above)"
+    print(f"littleghost: nothing checked: {why}", file=sys.stderr)
+    return EXIT_NOTHING
 
 
-def _check_all(session: Session, report: ServerReport, options: Options, timeout: float) -> None:
+def _options(args: Any) -> FuzzOptions:
     try:
-        tools = session.open()
-    # Reached it, but its catalog is broken, or names two tools alike once made model-safe.
-    except (lg.ProtocolError, lg.ToolError, lg.ConfigurationError) as error:
-        discovery = ToolReport("(tools/list)", examples=1)
-        discovery.violations.append(
-            Finding("malformed_catalog", None, "a valid tools/list answer", describe(error))
+        return FuzzOptions(
+            examples=args.examples,
+            seed=args.seed,
+            timeout=args.timeout,
+            tool_timeouts=dict(args.tool_timeout or []),
+            include=args.include or (),
+            exclude=args.exclude or (),
+            allow_side_effects=args.allow_side_effects,
+            strict=args.strict,
+            inputs=_inputs(args.inputs),
+            max_failures=args.max_failures,
+            hypothesis_database=args.hypothesis_database,
+            shrink_budget=args.shrink_budget,
         )
-        report.tools.append(discovery)
-        return
-    except lg.DeadlineExceededError:
-        raise _ConnectionFailed(f"no tools/list answer within {timeout:g} s") from None
-    except lg.ProviderError as error:
-        raise _ConnectionFailed(str(error)) from None
-    _progress(f"checking {report.target}: {len(tools)} tools")
-    names = [tool.tool_name for tool in tools]
-    for name in names:
-        tool = next((tool for tool in tools if tool.tool_name == name), None)
-        if tool is None:
-            report.tools.append(ToolReport(name, notes=["not checked: gone after reconnecting"]))
-            continue
-        checked = fuzz_tool(session.portal, tool, options, timeout)
-        report.tools.append(checked)
-        _progress(f"  {name}: {checked.examples} examples, {len(checked.violations)} violations")
-        if checked.crashed:
-            tools = _reconnect(session)
+    except (TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
 
 
-def _reconnect(session: Session) -> list[lg.Tool]:
+def _inputs(path: Path | None) -> dict[str, Any]:
+    """``--inputs FILE``: a JSON object, tool name -> list of input objects."""
+    if path is None:
+        return {}
     try:
-        return session.open()
-    except (lg.LittleGhostError, lg.DeadlineExceededError) as error:
-        _progress(f"  reconnecting after the crash failed: {describe(error)}")
-        return []
+        with path.open("rb") as file:
+            raw = file.read(MAX_INPUTS_BYTES + 1)
+    except OSError as error:
+        raise UsageError(f"cannot read --inputs {path}: {error.strerror or error}") from None
+    if len(raw) > MAX_INPUTS_BYTES:
+        raise UsageError(f"--inputs {path} is larger than {MAX_INPUTS_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except ValueError as error:
+        raise UsageError(f"--inputs {path} is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"--inputs {path} must be an object: tool name -> list of inputs")
+    return data
 
 
-def _progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+def _show_tail(log: ServerLog | None) -> None:
+    if log is None:
+        return
+    for line in log.tail():
+        print(f"  server stderr: {line}", file=sys.stderr)
 
 
 def _error(message: str) -> int:

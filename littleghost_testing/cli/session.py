@@ -1,8 +1,13 @@
-"""One discovery of the checked server through ``littleghost.mcp.Toolset``; reopened on a crash."""
+"""One connection to the checked server through ``littleghost.mcp.Toolset``; reopened on a crash.
+
+Tools are called through the generated littleghost tools, so the same bounds,
+result conversion and error translation apply as in an agent.
+"""
 
 from __future__ import annotations
 
 import contextlib
+from typing import TextIO
 
 import anyio
 import mcp
@@ -11,7 +16,8 @@ from anyio.from_thread import BlockingPortal
 import littleghost as lg
 from littleghost.mcp import Toolset
 
-from .targets import Target
+from ..contracts.fuzzing import TransportFaults
+from ..targets import Target
 
 __all__ = ["Session"]
 
@@ -19,19 +25,23 @@ __all__ = ["Session"]
 class Session:
     """The server's generated tools, on a connection a ``Run`` owns and closes."""
 
-    def __init__(self, portal: BlockingPortal, target: Target, timeout: float) -> None:
+    def __init__(
+        self, portal: BlockingPortal, target: Target, timeout: float, errlog: TextIO | None
+    ) -> None:
         self.portal = portal
         self._timeout = timeout
         self._run: lg.Run | None = None
+        self.faults = TransportFaults()
+        faults = self.faults
 
         class CheckedServer(Toolset):
             def client(self, binding: lg.Binding) -> mcp.Client:
-                return target.client()
+                return faults.attach(target.client(errlog=errlog))
 
         self._toolset = CheckedServer
 
     def open(self) -> list[lg.Tool]:
-        """Connect and discover; raises what ``Toolset.tools`` raises."""
+        """Connect and discover within the timeout; raises what ``Toolset.tools`` raises."""
         self.close()
         run = lg.Run(context=lg.RunContext.with_timeout(self._timeout))
         self._run = run

@@ -3,55 +3,40 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from servers.cli_harness import FAST, run, run_process
 
-from littleghost_testing.cli import main
-from littleghost_testing.cli.findings import Finding, ServerReport, ToolReport
-from littleghost_testing.cli.output import write_junit
+from littleghost_testing.cli.output import reproduce, write_junit
+from littleghost_testing.contracts.fuzzing import (
+    Finding,
+    FindingGroup,
+    ServerReport,
+    ToolReport,
+)
 from littleghost_testing.fake_server import FakeMCPServer
 
 DEMO = "littleghost_testing.demo_server"
-HERE = Path(__file__).parent
-SUBPROCESS_TIMEOUT = 60
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_process(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "littleghost_testing.cli", *argv],
-        capture_output=True,
-        text=True,
-        timeout=SUBPROCESS_TIMEOUT,
-        cwd=HERE,
-    )
 
 
 def test_the_demo_server_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "check", f"{DEMO}:server", "--examples", "10")
+    code, out, err = run(capsys, "check", f"{DEMO}:server", *FAST)
     assert code == 0
-    assert out.splitlines()[:4] == [
-        "tool                examples  violations",
-        "help_center_lookup        20           0",
-        "order_status              20           0",
-        "refund_quote              20           0",
-    ]
-    assert out.splitlines()[-1] == "3 tools, 60 examples, 0 violations: no violations"
-    assert err.splitlines() == [
-        f"checking {DEMO}:server: 3 tools",
-        "  help_center_lookup: 20 examples, 0 violations",
-        "  order_status: 20 examples, 0 violations",
-        "  refund_quote: 20 examples, 0 violations",
+    rows = [line.split()[:4] for line in out.splitlines()[:4]]
+    assert rows[0] == ["tool", "calls", "ok/isError/rpc", "violations"]
+    assert [row[0] for row in rows[1:]] == ["help_center_lookup", "order_status", "refund_quote"]
+    assert out.splitlines()[-1].startswith("3 tools (3 checked, 0 skipped), ")
+    assert out.splitlines()[-1].endswith(" 0 violations, 0 warnings: passed")
+    assert err.splitlines()[0] == f"checking {DEMO}:server: 3 of 3 tools"
+    assert [line.split(":")[0] for line in err.splitlines()[1:]] == [
+        "  help_center_lookup",
+        "  order_status",
+        "  refund_quote",
     ]
 
 
@@ -63,25 +48,29 @@ def test_the_faulty_demo_fails_with_json_and_junit_reports(
         capsys,
         "check",
         f"{DEMO}:faulty",
-        "--examples",
-        "10",
+        "--allow-side-effects",
+        *FAST,
         "--json",
         str(report),
         "--junit-xml",
         str(junit),
     )
     assert code == 1
-    assert "create_ticket: accepted_invalid" in out
-    assert out.splitlines()[-1].endswith("violations: FAILED")
+    assert "create_ticket: accepted_invalid (violation), breaks " in out
+    assert out.splitlines()[-1].endswith(": FAILED")
 
     data = json.loads(report.read_text())
-    assert data["passed"] is False and data["examples_per_tool"] == 10
+    assert data["passed"] is False and data["options"]["examples"] == 3
     tools = {tool["name"]: tool for tool in data["tools"]}
-    assert tools["lookup"]["violations"] == []
-    kinds = {v["kind"] for v in tools["create_ticket"]["violations"]}
-    assert kinds == {"accepted_invalid"}
-    assert "output_schema" in {v["kind"] for v in tools["order_status"]["violations"]}
-    assert data["violation_count"] == sum(t["violation_count"] for t in data["tools"])
+    assert tools["lookup"]["violation_count"] == 0
+    assert {group["kind"] for group in tools["create_ticket"]["findings"]} >= {"accepted_invalid"}
+    assert "output_schema" in {group["kind"] for group in tools["order_status"]["findings"]}
+    assert data["violation_count"] == sum(tool["violation_count"] for tool in data["tools"])
+    for tool in data["tools"]:
+        assert tool["called"] is True and tool["reason"]
+        assert set(tool["answers"]) == {"success", "is_error", "jsonrpc_error"}
+        for finding in tool["findings"]:
+            assert {"kind", "valid", "keyword", "path", "input", "duration"} <= set(finding)
 
     root = ET.parse(junit).getroot()
     assert root.tag == "testsuites" and root.get("failures") == "2"
@@ -91,21 +80,41 @@ def test_the_faulty_demo_fails_with_json_and_junit_reports(
     failure = cases["create_ticket"].find("failure")
     assert failure is not None and failure.get("type") == "ContractViolation"
     assert "accepted_invalid" in (failure.text or "")
+    assert "reproduce: littleghost call" in (failure.text or "")
 
 
 def test_junit_xml_stays_well_formed_whatever_the_fuzzed_input_holds(tmp_path: Path) -> None:
-    tool = ToolReport("echo", examples=1)
     odd = "nul\x00 noncharacter\ufffe surrogate\ud800 fine\u00e9"
-    tool.violations.append(Finding("accepted_invalid", {"text": odd}, "a refusal", odd))
-    report = ServerReport("odd\x01server", 1, None, 1.0, [tool])
+    finding = Finding(
+        "accepted_invalid", False, "type", "$.text", {"text": odd}, "a refusal", odd, 0.1
+    )
+    tool = ToolReport("echo", reason="annotated readOnlyHint: true", valid_calls=1)
+    tool.groups.append(FindingGroup(finding, 1))
+    skipped = ToolReport("wipe", called=False, reason="annotated destructiveHint: true")
+    report = ServerReport("odd\x01server", tools=[tool, skipped])
     junit = tmp_path / "junit.xml"
-    write_junit(report, junit)
+    write_junit(report, junit, reproduce(lambda *middle: ["x:y", *middle]))
     root = ET.parse(junit).getroot()
     failure = root.find("testsuite/testcase/failure")
     assert failure is not None and failure.text is not None
     assert "nul\\u0000 noncharacter\\ufffe surrogate\\ud800 fine\u00e9" in failure.text
     suite = root.find("testsuite")
     assert suite is not None and suite.get("name") == "littleghost check odd\\u0001server"
+    assert suite.get("skipped") == "1"
+    skip = root.find("testsuite/testcase[@name='wipe']/skipped")
+    assert skip is not None and skip.get("message") == "annotated destructiveHint: true"
+
+
+def _without_timings(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: _without_timings(item)
+            for key, item in value.items()
+            if key not in ("elapsed", "duration")
+        }
+    if isinstance(value, list):
+        return [_without_timings(item) for item in value]
+    return value
 
 
 def test_the_same_seed_gives_the_same_report(
@@ -114,38 +123,37 @@ def test_the_same_seed_gives_the_same_report(
     reports = []
     for name in ("a.json", "b.json"):
         path = tmp_path / name
-        run(
-            capsys, "check", f"{DEMO}:faulty", "--examples", "5", "--seed", "3", "--json", str(path)
-        )
-        reports.append(json.loads(path.read_text()))
+        argv = [f"{DEMO}:faulty", "--allow-side-effects", *FAST, "--seed", "3", "--json", str(path)]
+        run(capsys, "check", *argv)
+        reports.append(_without_timings(json.loads(path.read_text())))
     assert reports[0] == reports[1]
 
 
 def test_server_faults_are_violations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     report = tmp_path / "report.json"
-    argv = ["cli_targets:faults", "--examples", "3", "--timeout", "0.2", "--json", str(report)]
-    code, _, _ = run(capsys, "check", *argv)
+    argv = ["cli_targets:faults", "--allow-side-effects", *FAST, "--timeout", "0.2"]
+    code, _, _ = run(capsys, "check", *argv, "--json", str(report))
     assert code == 1
     tools = {tool["name"]: tool for tool in json.loads(report.read_text())["tools"]}
-    assert {v["kind"] for v in tools["broken"]["violations"]} == {"jsonrpc_error"}
-    assert {v["kind"] for v in tools["stuck"]["violations"]} == {"timeout"}
-    assert tools["stuck"]["violation_count"] == tools["stuck"]["examples"] == 6
+    assert "jsonrpc_error" in {group["kind"] for group in tools["broken"]["findings"]}
+    assert tools["broken"]["answers"]["jsonrpc_error"] == tools["broken"]["valid_calls"]
+    stuck = tools["stuck"]
+    assert "timeout" in {group["kind"] for group in stuck["findings"]}
+    assert stuck["violation_count"] == stuck["calls"] == 6
 
 
 def test_a_crash_stops_that_tool_and_the_next_one_reconnects(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     report = tmp_path / "report.json"
-    code, _, err = run(
-        capsys, "check", "cli_targets:crashing", "--examples", "3", "--json", str(report)
-    )
+    argv = ["cli_targets:crashing", "--allow-side-effects", *FAST, "--json", str(report)]
+    code, _, err = run(capsys, "check", *argv)
     assert code == 1
     tools = {tool["name"]: tool for tool in json.loads(report.read_text())["tools"]}
-    assert [v["kind"] for v in tools["crashy"]["violations"]] == ["crash"]
-    assert tools["crashy"]["examples"] == 1
-    assert tools["crashy"]["notes"] == ["stopped after the server crashed"]
-    assert tools["order"]["violations"] == [] and tools["order"]["examples"] == 6
-    assert "  order: 6 examples, 0 violations" in err.splitlines()
+    assert [group["kind"] for group in tools["crashy"]["findings"]] == ["crash"]
+    assert tools["crashy"]["calls"] == 1
+    assert tools["order"]["violation_count"] == 0 and tools["order"]["calls"] == 6
+    assert "  order: 6 calls, 0 violations, 0 warnings" in err
 
 
 def test_tool_names_that_collide_once_made_model_safe_are_a_catalog_violation(
@@ -157,15 +165,14 @@ def test_tool_names_that_collide_once_made_model_safe_are_a_catalog_violation(
     assert "Traceback" not in err
     (tool,) = json.loads(report.read_text())["tools"]
     assert tool["name"] == "(tools/list)"
-    (violation,) = tool["violations"]
-    assert violation["kind"] == "malformed_catalog"
-    assert "Tool name collision: a_b" in violation["observed"]
+    (finding,) = tool["findings"]
+    assert finding["kind"] == "malformed_catalog"
+    assert "Tool name collision: a_b" in finding["observed"]
 
 
 def test_a_stdio_server(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys, "check", "--examples", "3", "--", sys.executable, "-m", DEMO, "faulty"
-    )
+    argv = ["--allow-side-effects", *FAST, "--", sys.executable, "-m", DEMO, "faulty"]
+    code, out, _ = run(capsys, "check", *argv)
     assert code == 1
     assert "create_ticket: accepted_invalid" in out
 
@@ -174,7 +181,7 @@ def test_a_stdio_server(capsys: pytest.CaptureFixture[str]) -> None:
 def http_server() -> Iterator[FakeMCPServer]:
     server = FakeMCPServer("http-demo")
 
-    @server.tool(description="Look up a help center entry.")
+    @server.tool(description="Look up a help center entry.", annotations={"readOnlyHint": True})
     def lookup(topic: str) -> str:
         return f"About {topic}: refunds within 30 days."
 
@@ -185,16 +192,18 @@ def http_server() -> Iterator[FakeMCPServer]:
 def test_a_streamable_http_server(
     capsys: pytest.CaptureFixture[str], http_server: FakeMCPServer
 ) -> None:
-    code, out, _ = run(capsys, "check", http_server.url, "--examples", "5")
+    code, out, _ = run(capsys, "check", http_server.url, *FAST)
     assert code == 0
-    assert out.splitlines()[1].split() == ["lookup", "10", "0"]
-    assert len(http_server.calls) == 10
+    assert out.splitlines()[1].split()[:2] == ["lookup", "6"]
+    assert len(http_server.calls) == 6
 
 
 def test_the_console_script_runs_as_a_module() -> None:
-    done = run_process("check", f"{DEMO}:server", "--examples", "2")
+    done = run_process("check", f"{DEMO}:server", *FAST)
     assert done.returncode == 0, done.stderr
-    assert "3 tools, 12 examples, 0 violations: no violations" in done.stdout
+    assert "3 tools (3 checked, 0 skipped), " in done.stdout
+    version = run_process("--version")
+    assert version.returncode == 0 and version.stdout.startswith("littleghost ")
 
 
 @pytest.mark.parametrize(
@@ -210,6 +219,7 @@ def test_the_console_script_runs_as_a_module() -> None:
         (["check"], "give a TARGET"),
         (["check", "x:y", "--examples", "0"], "expected a positive integer, got '0'"),
         (["check", "x:y", "--", "cmd"], "give either TARGET or -- COMMAND ARGS, not both"),
+        (["check", "x:y", "--tool-timeout", "slow"], "expected NAME=SECONDS, got 'slow'"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
     ],
 )

@@ -1,0 +1,300 @@
+"""The command line of ``littleghost``: its parser, and defaults from ``pyproject.toml``.
+
+``[tool.littleghost.check]`` in the current directory's ``pyproject.toml``
+holds defaults for ``check`` keyed by the long option names
+(``exclude = ["delete_*"]``, ``allow-side-effects = true``); ``call`` reads
+its connection options and ``timeout`` from there too. The command line wins:
+a repeatable option given there replaces the file's list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, NoReturn
+
+__all__ = ["UsageError", "parse"]
+
+PYPROJECT = "pyproject.toml"
+DEFAULT_EXAMPLES = 20
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_SHRINK_BUDGET = 10.0
+# Options of `check` that `call` shares: what to connect to, and how long to wait.
+_CALL_KEYS = ("header", "env", "cwd", "config", "server", "server-log", "timeout")
+
+
+class UsageError(Exception):
+    """A bad command line or ``pyproject.toml`` table; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+class _Repeatable(argparse.Action):
+    """``append``, except that the first use replaces a default list (from pyproject.toml)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        current = getattr(namespace, self.dest, None)
+        items = [] if current is None or current is self.default else list(current)
+        setattr(namespace, self.dest, [*items, values])
+
+
+def _positive_number(kind: Callable[[str], Any], expected: str) -> Callable[[str], Any]:
+    """An argparse type: ``kind(text)`` if it is a finite number above zero."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+        return value
+
+    return parse
+
+
+positive = _positive_number(int, "a positive integer")
+seconds = _positive_number(float, "a positive number of seconds")
+
+
+def _tool_timeout(text: str) -> tuple[str, float]:
+    name, equals, value = text.rpartition("=")
+    if not equals or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=SECONDS, got {text!r}")
+    return name, seconds(value)
+
+
+def _env_pair(text: str) -> tuple[str, str]:
+    key, equals, value = text.partition("=")
+    if not equals or not key:
+        raise argparse.ArgumentTypeError("expected KEY=VALUE")  # never echo: VALUE is a secret
+    return key, value
+
+
+def _connection(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("connecting")
+    group.add_argument(
+        "--header",
+        action=_Repeatable,
+        metavar="'NAME: VALUE'",
+        help="an HTTP header (repeatable); ${VAR} is expanded from the environment",
+    )
+    group.add_argument(
+        "--env",
+        action=_Repeatable,
+        type=_env_pair,
+        metavar="KEY=VALUE",
+        help="an environment variable for a stdio server (repeatable); ${VAR} is expanded",
+    )
+    group.add_argument("--cwd", metavar="DIR", help="the stdio server's working directory")
+    group.add_argument(
+        "--config", type=Path, metavar="FILE", help="an MCP client's mcpServers JSON file"
+    )
+    group.add_argument("--server", metavar="NAME", help="the server of --config to connect to")
+    group.add_argument(
+        "--server-log",
+        type=Path,
+        metavar="PATH",
+        help="where a stdio server's stderr goes (default: a new file in the temp folder)",
+    )
+    group.add_argument(
+        "--timeout",
+        type=seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds per call and for connecting (default {DEFAULT_TIMEOUT:g})",
+    )
+
+
+def _check(commands: Any) -> argparse.ArgumentParser:
+    check = commands.add_parser(
+        "check",
+        help="fuzz an MCP server's tools and report contract violations",
+        description="Call the tools of an MCP server with inputs generated from their schemas "
+        "and report contract violations. Only tools annotated readOnlyHint: true are called "
+        "unless --allow-side-effects is given. TARGET is a Streamable HTTP URL or "
+        "module:attribute; for a stdio server, put the command after --.",
+        epilog="Point it at a disposable instance of the server (a sandbox folder, a test "
+        "database), never at one holding data you care about. See docs/cli.md.",
+    )
+    check.add_argument("target", nargs="?", metavar="TARGET")
+    _connection(check)
+    choose = check.add_argument_group("choosing tools")
+    choose.add_argument(
+        "--allow-side-effects",
+        action="store_true",
+        help="also call tools not annotated readOnlyHint: true (they may change state)",
+    )
+    choose.add_argument(
+        "--include", action=_Repeatable, metavar="GLOB", help="only tools matching (repeatable)"
+    )
+    choose.add_argument(
+        "--exclude", action=_Repeatable, metavar="GLOB", help="never tools matching (repeatable)"
+    )
+    choose.add_argument(
+        "--dry-run", action="store_true", help="connect and print the plan; call nothing"
+    )
+    inputs = check.add_argument_group("inputs and verdicts")
+    inputs.add_argument(
+        "--examples",
+        type=positive,
+        default=DEFAULT_EXAMPLES,
+        metavar="N",
+        help=f"generated inputs per tool, valid and as many invalid (default {DEFAULT_EXAMPLES})",
+    )
+    inputs.add_argument("--seed", type=int, help="seed (default: the same inputs every run)")
+    inputs.add_argument(
+        "--inputs", type=Path, metavar="FILE", help="JSON: tool name -> list of valid inputs"
+    )
+    inputs.add_argument(
+        "--strict", action="store_true", help="an ignored unknown property is a violation"
+    )
+    inputs.add_argument(
+        "--hypothesis-database",
+        type=Path,
+        metavar="PATH",
+        help="keep Hypothesis's example database there (default: none)",
+    )
+    time = check.add_argument_group("time")
+    time.add_argument(
+        "--tool-timeout",
+        action=_Repeatable,
+        type=_tool_timeout,
+        metavar="NAME=SECONDS",
+        help="seconds per call of one tool (repeatable)",
+    )
+    time.add_argument(
+        "--max-time", type=seconds, metavar="SECONDS", help="stop after this long; report what ran"
+    )
+    time.add_argument("--max-failures", type=positive, metavar="N", help="stop after N violations")
+    time.add_argument(
+        "--shrink-budget",
+        type=seconds,
+        default=DEFAULT_SHRINK_BUDGET,
+        metavar="SECONDS",
+        help=f"time to shrink the findings of one tool (default {DEFAULT_SHRINK_BUDGET:g})",
+    )
+    time.add_argument(
+        "--workers", type=positive, default=1, metavar="N", help="check N tools at a time"
+    )
+    out = check.add_argument_group("output")
+    out.add_argument("--json", type=Path, metavar="PATH", help="write a JSON report")
+    out.add_argument("--junit-xml", type=Path, metavar="PATH", help="write a JUnit XML report")
+    out.add_argument("-q", "--quiet", action="store_true", help="no progress, only the summary")
+    out.add_argument(
+        "-v", "--verbose", action="store_true", help="every finding, notes and the plan"
+    )
+    return check
+
+
+def _call(commands: Any) -> argparse.ArgumentParser:
+    call = commands.add_parser(
+        "call",
+        help="call one tool once and print its raw result as JSON",
+        description="Call one tool of an MCP server once with INPUT exactly as given (no "
+        "validation) and print the raw result as JSON. Running it is your consent to that "
+        "call, whatever the tool's annotations. Exit 0 success, 1 an error answer, 2 a usage "
+        "or connection error.",
+        epilog="example: littleghost call https://mcp.example.com/mcp lookup '{\"id\": 1}'",
+    )
+    call.add_argument("words", nargs="+", metavar="[TARGET] TOOL INPUT")
+    _connection(call)
+    return call
+
+
+def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The ``littleghost`` parser, and its subcommands' parsers by name."""
+    top = _Parser(prog="littleghost", description="Check MCP servers against their own schemas.")
+    top.add_argument("--version", action="version", version=f"littleghost {_version()}")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    return top, {"check": _check(commands), "call": _call(commands)}
+
+
+def _version() -> str:
+    try:
+        return version("littleghost")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def parse(argv: Sequence[str], cwd: Path | None = None) -> tuple[argparse.Namespace, list[str]]:
+    """The parsed options, and the stdio command after ``--``."""
+    arguments, command = list(argv), []
+    if "--" in arguments:
+        split = arguments.index("--")
+        arguments, command = arguments[:split], arguments[split + 1 :]
+    top, subparsers = parser()
+    first = top.parse_args(arguments)  # --version, --help and unknown commands end here
+    subparser = subparsers[first.command]
+    defaults = _pyproject_defaults(subparser, first.command, (cwd or Path.cwd()) / PYPROJECT)
+    if defaults:
+        subparser.set_defaults(**defaults)
+        first = top.parse_args(arguments)
+    return first, command
+
+
+def _pyproject_defaults(
+    subparser: argparse.ArgumentParser, command: str, path: Path
+) -> dict[str, Any]:
+    """``[tool.littleghost.check]`` parsed by the same option parsers as the command line."""
+    try:
+        with path.open("rb") as file:
+            table = tomllib.load(file).get("tool", {}).get("littleghost", {}).get("check", {})
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+    if not isinstance(table, dict):
+        raise UsageError(f"[tool.littleghost.check] in {path} must be a table")
+    if command == "call":
+        table = {key: value for key, value in table.items() if key in _CALL_KEYS}
+    options = {
+        option[2:]: action
+        for action in subparser._actions
+        for option in action.option_strings
+        if option.startswith("--") and action.dest != "help"
+    }
+    words: list[str] = []
+    for key, value in table.items():
+        action = options.get(key)
+        if action is None:
+            raise UsageError(f"unknown option {key!r} in [tool.littleghost.check] of {path}")
+        words += _words(key, value, action, path)
+    sub = _Parser(prog=f"{PYPROJECT} [tool.littleghost.check]", add_help=False)
+    for action in set(options.values()):
+        sub._add_action(action)  # the subcommand's own option parsers
+    try:
+        namespace = sub.parse_args(words)
+    except UsageError as error:
+        raise UsageError(f"[tool.littleghost.check] in {path}: {error}") from None
+    given = {options[key].dest for key in table}
+    return {dest: value for dest, value in vars(namespace).items() if dest in given}
+
+
+def _words(key: str, value: object, action: argparse.Action, path: Path) -> list[str]:
+    flag = f"--{key}"
+    if action.nargs == 0:  # a switch
+        if not isinstance(value, bool):
+            raise UsageError(f"{key} in [tool.littleghost.check] of {path} must be true or false")
+        return [flag] if value else []
+    if isinstance(action, _Repeatable):
+        values = value if isinstance(value, list) else [value]
+        if isinstance(value, dict):  # header, env, tool-timeout as a table
+            joiner = ": " if key == "header" else "="
+            values = [f"{name}{joiner}{item}" for name, item in value.items()]
+        return [word for item in values for word in (flag, str(item))]
+    if isinstance(value, list | dict | bool):
+        raise UsageError(f"{key} in [tool.littleghost.check] of {path} must be a single value")
+    return [flag, str(value)]

@@ -1,0 +1,295 @@
+"""Running ``check``: discovery, the plan, worker threads, and stopping cleanly.
+
+Each worker is a thread with its own event loop (a blocking portal) and its
+own connection, and takes the next planned tool when it is free. The main
+thread only waits, so Ctrl-C (delivered to it) sets a flag that the engine
+reads between calls: every tool reports what it did so far. ``--max-time``
+and ``--max-failures`` stop the run through the same flag.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+
+import littleghost as lg
+
+from ..contracts.fuzzing import (
+    Finding,
+    FindingGroup,
+    FuzzOptions,
+    PlannedTool,
+    ServerReport,
+    ToolReport,
+    fuzz_tool,
+    plan,
+)
+from ..contracts.rules import describe
+from ..targets import Target
+from .connect import ServerLog, connection_failure
+from .progress import Progress
+from .session import Session
+
+__all__ = ["Checker", "ConnectionFailed"]
+
+#: How often the waiting main thread wakes up (to notice Ctrl-C and --max-time).
+_POLL_SECONDS = 0.1
+
+
+class ConnectionFailed(Exception):
+    """Connecting or discovering failed; the message is the one line to print."""
+
+
+@dataclass
+class _Stop:
+    """Why the run stops early, once something says it should."""
+
+    reason: str | None = None
+    interrupted: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def set(self, reason: str, *, interrupted: bool = False) -> None:
+        with self.lock:
+            if self.reason is None:
+                self.reason, self.interrupted = reason, interrupted
+
+
+class Checker:
+    """One ``check`` run against ``target``: ``discover()``, then ``run(planned)``."""
+
+    def __init__(
+        self,
+        target: Target,
+        options: FuzzOptions,
+        *,
+        workers: int,
+        max_time: float | None,
+        log: ServerLog | None,
+    ) -> None:
+        self.target = target
+        self.options = options
+        self.workers = workers
+        self.max_time = max_time
+        self.log = log
+        self.report = ServerReport(target.label, options=_summary(options, workers, max_time))
+        self._stop = _Stop()
+        self._violations = 0
+        self._lock = threading.Lock()
+        self._portals: list[Any] = []
+        self._first: tuple[BlockingPortal, Session] | None = None
+        # The SDK logs transport trouble; the CLI reports it itself, in one line.
+        logging.getLogger("mcp").addHandler(logging.NullHandler())
+        logging.getLogger("mcp").propagate = False
+
+    # -- discovery ---------------------------------------------------------------
+
+    def discover(self) -> list[PlannedTool] | None:
+        """The plan, or ``None`` when the catalog itself is broken (recorded as a finding)."""
+        portal_cm = start_blocking_portal("asyncio")
+        portal = portal_cm.__enter__()
+        self._portals.append(portal_cm)
+        session = Session(portal, self.target, self.options.timeout, self._errlog())
+        self._first = (portal, session)
+        try:
+            tools = session.open()
+        except (lg.ProtocolError, lg.ToolError, lg.ConfigurationError) as error:
+            # Reached it, but its catalog is broken, or names two tools alike once model-safe.
+            if self.target.refused_status is not None:
+                raise ConnectionFailed(connection_failure(self.target, error, 0)) from None
+            self.report.tools.append(_catalog_finding(error))
+            return None
+        except (lg.LittleGhostError, lg.DeadlineExceededError, TimeoutError) as error:
+            raise ConnectionFailed(
+                connection_failure(self.target, error, self.options.timeout)
+            ) from None
+        return plan(tools, self.options)
+
+    # -- running -----------------------------------------------------------------
+
+    def run(self, planned: list[PlannedTool], progress: Progress) -> ServerReport:
+        """Fuzz every planned tool; Ctrl-C, ``--max-time`` and ``--max-failures`` stop early."""
+        by_name = {tool.name: tool for tool in planned}
+        reports: dict[str, ToolReport] = {}
+        queue = deque(tool.name for tool in planned if tool.called)
+        deadline = None if self.max_time is None else time.monotonic() + self.max_time
+        threads = [
+            threading.Thread(
+                target=self._worker,
+                args=(index, queue, reports, by_name, deadline, progress),
+                name=f"littleghost-check-{index}",
+                daemon=True,
+            )
+            for index in range(min(self.workers, len(queue)))
+        ]
+        for thread in threads:
+            thread.start()
+        self._wait(threads, deadline, progress)
+        for tool in planned:
+            reports.setdefault(tool.name, self._not_run(tool))
+        self.report.tools.extend(reports[tool.name] for tool in planned)
+        self.report.interrupted = self._stop.interrupted
+        if self._stop.reason is not None:
+            self.report.options["stopped"] = self._stop.reason
+        return self.report
+
+    def _wait(
+        self, threads: list[threading.Thread], deadline: float | None, progress: Progress
+    ) -> None:
+        interrupts = 0
+        while any(thread.is_alive() for thread in threads):
+            try:
+                for thread in threads:
+                    thread.join(_POLL_SECONDS)
+                if deadline is not None and time.monotonic() >= deadline:
+                    self._stop.set(f"--max-time {self.max_time:g} s ran out")
+            except KeyboardInterrupt:
+                interrupts += 1
+                self._stop.set("interrupted (Ctrl-C)", interrupted=True)
+                progress.line(
+                    "interrupted: finishing the calls in flight "
+                    f"(at most {self.options.timeout:g} s), then reporting"
+                    if interrupts == 1
+                    else "still finishing the calls in flight"
+                )
+
+    def _worker(
+        self,
+        index: int,
+        queue: deque[str],
+        reports: dict[str, ToolReport],
+        by_name: dict[str, PlannedTool],
+        deadline: float | None,
+        progress: Progress,
+    ) -> None:
+        if index == 0 and self._first is not None:
+            portal, session = self._first
+            discovered = dict(by_name)
+            self._work(portal, session, discovered, queue, reports, by_name, deadline, progress)
+            return
+        with start_blocking_portal("asyncio") as portal:
+            session = Session(portal, self.target, self.options.timeout, self._errlog())
+            try:
+                self._work(portal, session, {}, queue, reports, by_name, deadline, progress)
+            finally:
+                session.close()
+
+    def _work(
+        self,
+        portal: BlockingPortal,
+        session: Session,
+        current: dict[str, PlannedTool],
+        queue: deque[str],
+        reports: dict[str, ToolReport],
+        by_name: dict[str, PlannedTool],
+        deadline: float | None,
+        progress: Progress,
+    ) -> None:
+        """Take tools off ``queue`` until it is empty or the run stops; ``{}`` connects first."""
+        connected = bool(current)
+        while not self._should_stop():
+            try:
+                name = queue.popleft()
+            except IndexError:
+                return
+            if not connected:
+                current, connected = self._reconnect(session, progress), True
+            planned = current.get(name)
+            if planned is None:
+                reports[name] = _skipped(by_name[name], "gone from tools/list after reconnecting")
+                continue
+            progress.started(name)
+            report = fuzz_tool(
+                portal,
+                planned,
+                self.options,
+                deadline=deadline,
+                should_stop=self._should_stop,
+                on_call=lambda report: progress.called(report.name),
+                faults=session.faults,
+            )
+            self._complete(report)
+            reports[name] = report
+            progress.finished(report)
+            if report.crashed:
+                self._tell_crash(progress)
+                connected = False
+
+    def _reconnect(self, session: Session, progress: Progress) -> dict[str, PlannedTool]:
+        try:
+            tools = session.open()
+        except (lg.LittleGhostError, lg.DeadlineExceededError, TimeoutError) as error:
+            progress.line(f"  reconnecting failed: {describe(error)}")
+            return {}
+        return {planned.name: planned for planned in plan(tools, self.options)}
+
+    def _complete(self, report: ToolReport) -> None:
+        with self._lock:
+            self._violations += report.violation_count
+            limit = self.options.max_failures
+            if limit is not None and self._violations >= limit:
+                self._stop.set(f"--max-failures {limit} reached")
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the run stopped early (Ctrl-C, --max-time, --max-failures), if it did."""
+        return self._stop.reason
+
+    @property
+    def interrupted(self) -> bool:
+        return self._stop.interrupted
+
+    def _should_stop(self) -> bool:
+        return self._stop.reason is not None
+
+    def _not_run(self, planned: PlannedTool) -> ToolReport:
+        if not planned.called:
+            return _skipped(planned, planned.reason)
+        return _skipped(planned, f"not reached: {self._stop.reason or 'stopped'}")
+
+    def _tell_crash(self, progress: Progress) -> None:
+        if self.log is None:
+            return
+        tail = self.log.tail()
+        if tail:
+            progress.line(f"  the server died; last lines of its stderr ({self.log.path}):")
+            for line in tail:
+                progress.line(f"    {line}")
+
+    def _errlog(self) -> Any:
+        return self.log.file() if self.log is not None else None
+
+    def close(self) -> None:
+        if self._first is not None:
+            self._first[1].close()
+            self._first = None
+        for portal_cm in self._portals:
+            portal_cm.__exit__(None, None, None)
+        self._portals.clear()
+
+
+def _skipped(planned: PlannedTool, reason: str) -> ToolReport:
+    return ToolReport(planned.name, called=False, reason=reason, annotations=planned.annotations)
+
+
+def _catalog_finding(error: BaseException) -> ToolReport:
+    finding = Finding(
+        kind="malformed_catalog",
+        valid=True,
+        keyword=None,
+        path=None,
+        input=None,
+        expected="a valid tools/list answer",
+        observed=describe(error),
+        duration=0.0,
+    )
+    return ToolReport("(tools/list)", reason="discovery", groups=[FindingGroup(finding, 1)])
+
+
+def _summary(options: FuzzOptions, workers: int, max_time: float | None) -> dict[str, Any]:
+    return {**options.summary(), "workers": workers, "max_time": max_time}

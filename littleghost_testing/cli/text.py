@@ -1,0 +1,66 @@
+"""Text a user copies: JSON with every invisible character escaped, and shell command lines.
+
+A fuzzed input holds control characters, bidirectional overrides, lone
+surrogates: printed raw, they garble the terminal or cannot be encoded, and a
+copied input no longer reproduces. Inside JSON strings they are written as
+``\\uXXXX`` escapes, which decode to the same value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["command_line", "json_text", "plural", "visible"]
+
+#: Past this width a command line is continued with backslashes, one word group a line.
+COMMAND_WIDTH = 100
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_NON_ASCII = re.compile(r"[^\x20-\x7e\n]")  # json.dumps escapes the \n in strings
+
+
+def json_text(value: Any, *, indent: int | None = None) -> str:
+    """``value`` as JSON, readable characters kept and invisible ones escaped."""
+    separators = None if indent is not None else (",", ":")
+    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators)
+    return _NON_ASCII.sub(_escape_invisible, text)
+
+
+def _escape_invisible(match: re.Match[str]) -> str:
+    character = match.group()
+    if unicodedata.category(character) not in _INVISIBLE_CATEGORIES:
+        return character
+    return json.dumps(character)[1:-1]  # \\u escapes, surrogate pairs for astral characters
+
+
+def visible(text: str) -> str:
+    """Free text (a server's message, a JSON path) with invisible characters escaped."""
+    return _NON_ASCII.sub(_escape_invisible, text.replace("\n", "\\n"))
+
+
+def command_line(words: Sequence[str], *, groups: Sequence[int] = ()) -> str:
+    """``words`` shell-quoted on one line, or backslash-continued at ``groups`` when too long.
+
+    ``groups`` are word indexes where a continuation line may start; nothing is
+    ever wrapped inside a word, so every line pastes back as the same command.
+    """
+    quoted = [shlex.quote(word) for word in words]
+    single = " ".join(quoted)
+    if len(single) <= COMMAND_WIDTH or not groups:
+        return single
+    lines: list[str] = []
+    start = 0
+    for end in [*sorted(set(groups)), len(quoted)]:
+        if end > start:
+            lines.append(" ".join(quoted[start:end]))
+            start = end
+    return " \\\n    ".join(lines)
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 warning``, ``2 warnings``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -1,0 +1,353 @@
+"""What to connect to: an MCP server by URL, stdio command, ``module:attribute`` or config file.
+
+``resolve`` and ``from_config`` turn what a user wrote (on the command line,
+in pytest, in an ``mcpServers`` JSON file) into a ``Target``: a way to get a
+fresh ``mcp.Client`` plus the words to name the server without its secrets.
+
+Header values and environment variable values are secrets: they reach the
+server and nothing else. ``Target.label`` and ``Target.connect_words()``
+show them as ``${VAR}`` references, and ``${VAR}`` written by the user is
+expanded from the environment only when connecting, in stdio arguments,
+header values and env values.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import shlex
+import sys
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TextIO
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx2
+import mcp
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from .fake_server import FakeMCPServer
+
+__all__ = ["Target", "TargetError", "expand", "from_config", "parse_header", "resolve"]
+
+_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+REFUSED_STATUSES = (401, 403)
+#: A config file larger than this is not an MCP client's config.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+Kind = Literal["http", "stdio", "module"]
+
+
+class TargetError(ValueError):
+    """The target cannot be used; the message is one line naming the problem."""
+
+
+@dataclass
+class _Refusal:
+    """The HTTP status with which the server refused our credentials, once it did."""
+
+    status: int | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """A server to connect to: a safe name, and fresh unconnected clients.
+
+    ``label`` names the server without any header or env value. ``positional``,
+    ``options`` and ``command`` are the ``littleghost`` command-line words that
+    reach the same server (secrets as ``${VAR}`` references); see ``connect_words``.
+    """
+
+    label: str
+    kind: Kind
+    positional: str | None
+    options: tuple[str, ...]
+    command: tuple[str, ...]
+    _connect: Callable[[TextIO | None, _Refusal], mcp.Client] = field(repr=False)
+    _refusal: _Refusal = field(default_factory=_Refusal, repr=False, compare=False)
+
+    def client(self, *, errlog: TextIO | None = None) -> mcp.Client:
+        """A fresh ``mcp.Client``; a stdio server's stderr goes to ``errlog`` (a real file)."""
+        return self._connect(errlog, self._refusal)
+
+    @property
+    def refused_status(self) -> int | None:
+        """401 or 403 once an HTTP server refused the credentials, else ``None``."""
+        return self._refusal.status
+
+    def connect_words(self, *middle: str) -> list[str]:
+        """``[positional, *middle, *options, "--", *command]``: a command line's connection part."""
+        words = [self.positional] if self.positional is not None else []
+        words += [*middle, *self.options]
+        if self.command:
+            words += ["--", *self.command]
+        return words
+
+
+def expand(text: str, environ: Mapping[str, str], *, where: str) -> str:
+    """``text`` with every ``${VAR}`` replaced from ``environ``; an unset one is an error."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in environ:
+            raise TargetError(f"environment variable {name} is not set (used in {where})")
+        return environ[name]
+
+    return _REFERENCE.sub(value, text)
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """``'Name: value'`` as ``(name, value)``."""
+    name, colon, value = text.partition(":")
+    name = name.strip()
+    if not colon:
+        raise TargetError("--header takes 'Name: value'; got a value without ':'")
+    if not _HEADER_NAME.fullmatch(name):
+        raise TargetError(f"--header takes 'Name: value'; {name[:40]!r} is not a header name")
+    return name, value.strip()
+
+
+def resolve(
+    target: str | None,
+    *,
+    command: Sequence[str] = (),
+    headers: Mapping[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Target:
+    """The server ``target`` names (URL or ``module:attribute``), or the stdio ``command``.
+
+    ``headers`` go to an HTTP server; ``env`` and ``cwd`` to a stdio server's
+    process. ``${VAR}`` in header values, env values and command arguments is
+    expanded from ``environ`` (default ``os.environ``) at each connection.
+    """
+    environ = os.environ if environ is None else environ
+    headers, env = dict(headers or {}), dict(env or {})
+    if command and target is not None:
+        raise TargetError("give either TARGET or -- COMMAND ARGS, not both")
+    if command:
+        if headers:
+            raise TargetError("--header is for HTTP servers; a stdio server takes --env")
+        return _stdio(list(command), env, cwd, environ)
+    if target is None:
+        raise TargetError("give a TARGET (URL or module:attribute) or -- COMMAND ARGS")
+    if env or cwd is not None:
+        raise TargetError("--env and --cwd are for a stdio server (-- COMMAND ARGS)")
+    if target.startswith(("http://", "https://")):
+        return _http(target, headers, environ)
+    if headers:
+        raise TargetError("--header is for HTTP servers (http:// or https:// URLs)")
+    if _IMPORT_PATH.fullmatch(target):
+        return _in_process(target)
+    raise TargetError(
+        f"{target!r} is not a URL (http://, https://) or module:attribute; "
+        "for a stdio server use: -- COMMAND ARGS"
+    )
+
+
+def from_config(
+    path: str | Path, server_name: str, *, environ: Mapping[str, str] | None = None
+) -> Target:
+    """Server ``server_name`` of an MCP client's config file (``{"mcpServers": {...}}``).
+
+    An entry has ``command`` (with ``args``, ``env``, ``cwd``) or ``url`` (with ``headers``).
+    """
+    path = Path(path)
+    entry = _config_entry(path, server_name)
+    where = f"server {server_name!r} in {path}"
+    if "command" in entry:
+        command = [_string(entry["command"], f"command of {where}")]
+        command += [_string(arg, f"args of {where}") for arg in _list(entry.get("args", []), where)]
+        env = _strings(entry.get("env", {}), f"env of {where}")
+        cwd = entry.get("cwd")
+        inner = resolve(
+            None,
+            command=command,
+            env=env,
+            cwd=None if cwd is None else _string(cwd, f"cwd of {where}"),
+            environ=environ,
+        )
+    elif "url" in entry:
+        url = _string(entry["url"], f"url of {where}")
+        headers = _strings(entry.get("headers", {}), f"headers of {where}")
+        inner = resolve(url, headers=headers, environ=environ)
+    else:
+        raise TargetError(f"{where} has neither 'command' nor 'url'")
+    return Target(
+        label=f"{server_name} ({inner.label})",
+        kind=inner.kind,
+        positional=None,
+        options=("--config", str(path), "--server", server_name),
+        command=(),
+        _connect=inner._connect,
+        _refusal=inner._refusal,
+    )
+
+
+def _stdio(
+    command: list[str], env: dict[str, str], cwd: str | Path | None, environ: Mapping[str, str]
+) -> Target:
+    for key in env:
+        if not _ENV_NAME.fullmatch(key):
+            raise TargetError(f"--env takes KEY=VALUE with KEY a variable name, got {key!r}")
+    shown = _masked_command(command)
+    options: list[str] = []
+    for key in env:
+        options += ["--env", f"{key}=${{{key}}}"]
+    if cwd is not None:
+        options += ["--cwd", str(cwd)]
+
+    def connect(errlog: TextIO | None, refusal: _Refusal) -> mcp.Client:
+        expanded = [expand(word, environ, where="the server command") for word in command]
+        parameters = StdioServerParameters(
+            command=expanded[0],
+            args=expanded[1:],
+            env={key: expand(value, environ, where=f"--env {key}") for key, value in env.items()}
+            or None,
+            cwd=cwd,
+        )
+        return mcp.Client(stdio_client(parameters, errlog=sys.stderr if errlog is None else errlog))
+
+    label = " ".join(shlex.quote(word) for word in shown)
+    return Target(label, "stdio", None, tuple(options), tuple(shown), connect)
+
+
+def _masked_command(command: list[str]) -> list[str]:
+    """``env K=V cmd``: each ``V`` becomes ``${K}`` (the values are secrets)."""
+    if Path(command[0]).name != "env":
+        return list(command)
+    shown = [command[0]]
+    for index, word in enumerate(command[1:], start=1):
+        key, equals, _ = word.partition("=")
+        if not equals or not _ENV_NAME.fullmatch(key):
+            return shown + command[index:]
+        shown.append(f"{key}=${{{key}}}")
+    return shown
+
+
+def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Target:
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise TargetError(f"{url!r} is not a valid URL")
+    options: list[str] = []
+    for name, value in headers.items():
+        if not _HEADER_NAME.fullmatch(name):
+            raise TargetError(f"{name!r} is not a valid header name")
+        # A value that names its secrets as ${VAR} is safe to show; any other is replaced.
+        shown = value if _REFERENCE.search(value) else f"${{{_variable_for(name)}}}"
+        options += ["--header", f"{name}: {shown}"]
+    # The label drops the userinfo and query, where URLs carry credentials.
+    host = parts.hostname if parts.port is None else f"{parts.hostname}:{parts.port}"
+    label = urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+    def connect(errlog: TextIO | None, refusal: _Refusal) -> mcp.Client:
+        expanded = {
+            name: expand(value, environ, where=f"--header {name}")
+            for name, value in headers.items()
+        }
+        return mcp.Client(_http_transport(url, expanded, refusal))
+
+    return Target(label, "http", url, tuple(options), (), connect)
+
+
+def _variable_for(header: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "_", header).upper()
+
+
+@asynccontextmanager
+async def _http_transport(
+    url: str, headers: dict[str, str], refusal: _Refusal
+) -> AsyncIterator[Any]:
+    """Streamable HTTP with our headers, noting a 401/403 (the SDK reports any 4xx alike)."""
+
+    async def note(response: httpx2.Response) -> None:
+        if response.status_code in REFUSED_STATUSES:
+            refusal.status = response.status_code
+
+    client = create_mcp_http_client(headers=headers)
+    client.event_hooks["response"].append(note)
+    async with client, streamable_http_client(url, http_client=client) as streams:
+        yield streams
+
+
+def _in_process(target: str) -> Target:
+    module_name, _, attribute = target.partition(":")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # like `python -m`: modules in the working directory
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        raise TargetError(f"cannot import {module_name!r}: {error}") from None
+    except Exception as error:
+        raise TargetError(
+            f"importing {module_name!r} failed: {type(error).__name__}: {error}"
+        ) from None
+    value: object = module
+    for part in attribute.split("."):
+        if not hasattr(value, part):
+            raise TargetError(f"{module_name!r} has no attribute {attribute!r}")
+        value = getattr(value, part)
+    if isinstance(value, FakeMCPServer):
+        fake = value
+        return Target(target, "module", target, (), (), lambda errlog, refusal: fake.client())
+    if isinstance(value, MCPServer | Server):
+        server = value
+        return Target(target, "module", target, (), (), lambda errlog, refusal: mcp.Client(server))
+    raise TargetError(
+        f"{target} is a {type(value).__name__}, not an MCP server "
+        "(an SDK MCPServer or Server, or a FakeMCPServer)"
+    )
+
+
+def _config_entry(path: Path, server_name: str) -> dict[str, Any]:
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
+    except OSError as error:
+        raise TargetError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise TargetError(f"{path} is larger than {MAX_CONFIG_BYTES} bytes")
+    try:
+        config = json.loads(raw)
+    except ValueError as error:
+        raise TargetError(f"{path} is not valid JSON: {error}") from None
+    servers = config.get("mcpServers") if isinstance(config, dict) else None
+    if not isinstance(servers, dict):
+        raise TargetError(f"{path} has no 'mcpServers' object")
+    entry = servers.get(server_name)
+    if entry is None:
+        known = ", ".join(sorted(map(str, servers))) or "none"
+        raise TargetError(f"{path} has no server {server_name!r} (servers: {known})")
+    if not isinstance(entry, dict):
+        raise TargetError(f"server {server_name!r} in {path} is not an object")
+    return entry
+
+
+def _string(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise TargetError(f"{where} must be a string")
+    return value
+
+
+def _list(value: object, where: str) -> list[object]:
+    if not isinstance(value, list):
+        raise TargetError(f"args of {where} must be a list of strings")
+    return value
+
+
+def _strings(value: object, where: str) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
+        raise TargetError(f"{where} must be an object of strings")
+    return {str(key): item for key, item in value.items()}
