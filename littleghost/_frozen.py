@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-__all__ = ["FrozenDict", "FrozenList", "freeze"]
+__all__ = ["FrozenDict", "FrozenList", "freeze", "frozen_dict", "frozen_list"]
 
 
 def _immutable(self: object, *args: object, **kwargs: object) -> NoReturn:
@@ -84,7 +84,7 @@ def freeze(value: Any) -> Any:
     """
     kind = type(value)
     if kind is dict:
-        return _frozen_dict(
+        return frozen_dict(
             {
                 key if type(key) is str else str(key): item
                 if type(item) in _ATOMS
@@ -93,15 +93,15 @@ def freeze(value: Any) -> Any:
             }
         )
     if kind is list:
-        return _frozen_list([item if type(item) in _ATOMS else freeze(item) for item in value])
+        return frozen_list([item if type(item) in _ATOMS else freeze(item) for item in value])
     if kind in _ATOMS or kind is FrozenDict or kind is FrozenList:
         return value
     if isinstance(value, FrozenDict | FrozenList):
         return value
     if isinstance(value, Mapping):
-        return _frozen_dict({str(key): freeze(item) for key, item in value.items()})
+        return frozen_dict({str(key): freeze(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
-        return _frozen_list([freeze(item) for item in value])
+        return frozen_list([freeze(item) for item in value])
     if isinstance(value, set):
         return frozenset(value)  # equal to the set; its items are hashable, so already fixed
     return value
@@ -113,7 +113,7 @@ _set_sealed_dict = FrozenDict._sealed.__set__
 _set_sealed_list = FrozenList._sealed.__set__
 
 
-def _frozen_dict(items: dict[str, Any]) -> FrozenDict:
+def frozen_dict(items: dict[str, Any]) -> FrozenDict:
     """A sealed ``FrozenDict`` of ``items``, built without running ``__init__``."""
     frozen = dict.__new__(FrozenDict)
     dict.update(frozen, items)
@@ -121,7 +121,7 @@ def _frozen_dict(items: dict[str, Any]) -> FrozenDict:
     return frozen
 
 
-def _frozen_list(items: list[Any]) -> FrozenList:
+def frozen_list(items: list[Any]) -> FrozenList:
     """A sealed ``FrozenList`` of ``items``, built without running ``__init__``."""
     frozen = list.__new__(FrozenList)
     list.extend(frozen, items)

@@ -1,0 +1,90 @@
+"""Fast passes over declared schemas: bound the nesting, refuse cycles, freeze.
+
+A catalog of a thousand MCP tools means a thousand schemas to check and
+freeze at discovery. Schemas are nearly always plain JSON trees (``dict``,
+``list``, strings, numbers), so these passes dispatch on exact types and
+answer only "fine" (or the frozen copy). Anything else (a container met
+twice, a ``Mapping`` that is not a ``dict``, a tuple, nesting too deep)
+gets ``None``, and the caller takes the slow path that says what is wrong
+and where (``_validation.schema_problem``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._frozen import FrozenDict, FrozenList, frozen_dict, frozen_list
+
+__all__ = ["freeze_within", "nests_within"]
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+_OBJECTS = frozenset({dict, FrozenDict})
+_ARRAYS = frozenset({list, FrozenList})
+
+
+class _Unfit(Exception):
+    """The value needs the slow path."""
+
+
+def freeze_within(schema: Any, max_depth: int) -> Any | None:
+    """``freeze(schema)`` for a tree of exact JSON types at most ``max_depth`` containers deep.
+
+    ``None`` if it is not one (nested deeper, a container met twice, another
+    type): then check it with the slow path first.
+    """
+    seen: set[int] = set()
+
+    def walk(value: Any, depth: int) -> Any:
+        kind = type(value)
+        if kind in _ATOMS:
+            return value
+        if depth > max_depth or id(value) in seen:
+            raise _Unfit
+        seen.add(id(value))
+        depth += 1
+        if kind is dict:
+            for key in value:
+                if type(key) is not str:
+                    raise _Unfit
+            return frozen_dict({key: walk(item, depth) for key, item in value.items()})
+        if kind is list:
+            return frozen_list([walk(item, depth) for item in value])
+        if kind is FrozenDict or kind is FrozenList:
+            for item in value.values() if kind is FrozenDict else value:
+                walk(item, depth)
+            return value  # already frozen: kept, as ``freeze`` keeps it
+        raise _Unfit
+
+    try:
+        return walk(schema, 1)
+    except _Unfit:
+        return None
+
+
+def nests_within(schema: Any, max_depth: int) -> bool:
+    """Whether ``schema`` is a tree of exact JSON types at most ``max_depth`` containers deep.
+
+    ``False`` also for anything unusual (see ``freeze_within``): the slow path decides.
+    """
+    seen: set[int] = set()
+    level: list[Any] = [schema]
+    depth = 1  # of the containers in ``level``
+    while level:
+        below: list[Any] = []
+        extend = below.extend
+        for value in level:
+            kind = type(value)
+            if kind in _ATOMS:
+                continue
+            if depth > max_depth or id(value) in seen:
+                return False
+            seen.add(id(value))
+            if kind in _OBJECTS:
+                extend(value.values())
+            elif kind in _ARRAYS:
+                extend(value)
+            else:
+                return False
+        level = below
+        depth += 1
+    return True
