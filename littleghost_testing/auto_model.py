@@ -12,7 +12,9 @@ Hypothesis run (``@given`` with ``@seed``, ``max_examples=2``, generation
 only, no database) whose last example is kept. The first example Hypothesis
 generates is always the simplest value; the second is the first one drawn
 from the seeded random source. Each tool's seed is ``f"{seed}:{tool name}"``,
-so adding a tool never changes what the others receive.
+so adding a tool never changes what the others receive. Invalid inputs come
+from a run of ``INVALID_EXAMPLES``: the first that is still a JSON object is
+kept (models send objects), else the last.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from .strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 
 __all__ = ["AutoModel"]
 
+# Examples drawn to find an invalid input that is still an object.
+INVALID_EXAMPLES = 10
 _DRAW_SETTINGS = settings(
-    max_examples=2,
     phases=[Phase.generate],
     database=None,
     deadline=None,
@@ -108,7 +111,7 @@ class AutoModel:
         name = spec["name"]
         try:
             if self.invalid:
-                broken = draw(invalid_inputs(spec["input_schema"]), f"{self.seed}:{name}")
+                broken = draw_invalid(spec["input_schema"], f"{self.seed}:{name}")
                 self.invalid_inputs[name] = broken
                 value = broken.value
             else:
@@ -143,15 +146,27 @@ def tool_results(messages: Sequence[lg.Message]) -> dict[str, str]:
     return dict(reversed(results.items()))
 
 
+def draw_invalid(schema: Mapping[str, Any], seed: str) -> InvalidInput:
+    """An input breaking one constraint; an object when the schema allows one: what models send."""
+    examples = draw_examples(invalid_inputs(schema), seed, INVALID_EXAMPLES)
+    objects = [broken for broken in examples[1:] if isinstance(broken.value, dict)]
+    return objects[0] if objects else examples[-1]
+
+
 def draw(strategy: st.SearchStrategy[Any], seed: str) -> Any:
     """One reproducible value of ``strategy`` for ``seed`` (see the module docstring)."""
+    return draw_examples(strategy, seed, 2)[-1]
+
+
+def draw_examples(strategy: st.SearchStrategy[Any], seed: str, count: int) -> list[Any]:
+    """The examples of a one-off seeded Hypothesis run, simplest first."""
     drawn: list[Any] = []
 
     @seeded(seed)
-    @_DRAW_SETTINGS
+    @settings(_DRAW_SETTINGS, max_examples=count)
     @given(strategy)
     def collect(value: Any) -> None:
         drawn.append(value)
 
     collect()
-    return drawn[-1]
+    return drawn
