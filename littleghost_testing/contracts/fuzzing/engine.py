@@ -297,7 +297,8 @@ class _ToolRun:
             print_blob=False,
             suppress_health_check=_HEALTH_CHECKS,
         )(given(probes)(body))
-        test = seeded(_DEFAULT_SEED if self.options.seed is None else self.options.seed)(test)
+        if database is None:  # Hypothesis ignores its database in a seeded run
+            test = seeded(_DEFAULT_SEED if self.options.seed is None else self.options.seed)(test)
         try:
             test()
         except (_Stop, _Found):
@@ -307,6 +308,11 @@ class _ToolRun:
         return None
 
     def _database(self, label: str) -> ExampleDatabase | None:
+        """The caller's database, if any: shrink searches then replay past failures first.
+
+        Such searches are unseeded (Hypothesis' rule), so they send new inputs
+        rather than replaying exploration's answers from the cache.
+        """
         path = self.options.hypothesis_database
         if path is None:
             return None

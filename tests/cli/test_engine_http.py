@@ -1,0 +1,133 @@
+"""The fuzzing engine over Streamable HTTP (127.0.0.1, ephemeral port) against a FakeMCPServer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import mcp
+import pytest
+from servers.engine_fakes import JS_STACK, shop
+from servers.engine_harness import Engine, connected
+
+from littleghost_testing.contracts.fuzzing import FuzzOptions, ServerReport, ToolReport, plan
+from littleghost_testing.fake_server import Call
+
+OPTIONS = FuzzOptions(examples=8, timeout=5.0, shrink_budget=5.0)
+
+
+@pytest.fixture
+def engine(anyio_backend: str) -> Iterator[Engine]:
+    url = shop.url  # started before the leak snapshot: it outlives the connection
+    try:
+        with connected(anyio_backend, lambda: mcp.Client(url)) as engine:
+            yield engine
+    finally:
+        shop.close()
+
+
+@pytest.fixture
+def sent() -> Callable[[], list[Call]]:
+    """The calls the shop received since the test started (its records outlive tests)."""
+    start = len(shop.calls)
+    return lambda: shop.calls[start:]
+
+
+def by_kind(report: ToolReport) -> dict[str, int]:
+    return {group.example.kind: group.count for group in report.groups}
+
+
+def test_schema_examples_and_defaults_go_first_then_given_inputs(
+    engine: Engine, sent: Callable[[], list[Call]]
+) -> None:
+    options = FuzzOptions(
+        examples=8,
+        inputs={"search": [{"query": "given", "limit": 2}, {"limit": 3}]},
+        shrink_budget=0.0,
+    )
+    report = engine.fuzz("search", options)
+    sent = [call.arguments for call in sent()]
+    assert sent[:3] == [
+        {"query": "alpha", "limit": 5},
+        {"query": "beta", "limit": 5},
+        {"query": "given", "limit": 2},
+    ]
+    assert report.notes == ["inputs['search'][1] not sent: it breaks 'required' at $.query"]
+    assert report.valid_calls == 3 + 8
+    assert report.answers.success == report.valid_calls - by_kind(report).get("output_schema", 0)
+
+
+def test_findings_are_shrunk_grouped_and_json(engine: Engine) -> None:
+    report = engine.fuzz("search", OPTIONS)
+    groups = {(g.example.kind, g.example.keyword): g.example for g in report.groups}
+    # The output breaks its schema above 100 hits: shrunk to the boundary.
+    assert groups["output_schema", None].input == {"query": "", "limit": 101}
+    assert groups["output_schema", None].valid is True
+    # Each broken keyword the server failed to refuse is a bug of its own.
+    keywords = {keyword for kind, keyword in groups if kind == "accepted_invalid"}
+    assert {"type", "minimum"} <= keywords
+    assert groups["ignored_unknown_property", "additionalProperties"].severity == "warning"
+    server = ServerReport("shop", OPTIONS.summary(), [report])
+    document = json.loads(json.dumps(server.to_json()))
+    entry = document["tools"][0]
+    assert entry["called"] is True and entry["reason"] == "annotated readOnlyHint: true"
+    assert set(entry["answers"]) == {"success", "is_error", "jsonrpc_error"}
+    for finding in entry["findings"]:
+        assert {"kind", "valid", "keyword", "path", "input", "duration", "count"} <= set(finding)
+    assert document["violation_count"] == server.violation_count > 0
+
+
+def test_zero_argument_tools_get_one_empty_object(
+    engine: Engine, sent: Callable[[], list[Call]]
+) -> None:
+    report = engine.fuzz("ping", OPTIONS)
+    assert [call.arguments for call in sent()] == [{}]
+    assert (report.valid_calls, report.invalid_calls, report.groups, report.notes) == (
+        1,
+        0,
+        [],
+        [],
+    )
+
+
+def test_a_tool_that_never_succeeds_is_unexercised(engine: Engine) -> None:
+    report = engine.fuzz("find", OPTIONS)
+    assert report.unexercised
+    assert report.answers.is_error == report.valid_calls > 0
+    (group,) = report.groups
+    assert (group.example.kind, group.example.severity) == ("unexercised", "warning")
+    assert group.example.observed.endswith("give inputs that work with --inputs FILE")
+
+
+def test_a_stack_trace_in_a_json_rpc_error_is_a_leak(engine: Engine) -> None:
+    report = engine.fuzz("stock", OPTIONS)
+    found = {group.example.kind: group.example for group in report.groups}
+    assert found["leaked_error_detail"].observed == (
+        "a JavaScript stack frame (at lookup (/app/dist/index.js:41:17)"
+    )
+    assert "index.js" not in found["jsonrpc_error"].observed  # withheld, not repeated
+    assert JS_STACK.splitlines()[1].strip() in found["leaked_error_detail"].observed + ")"
+
+
+def test_side_effect_tools_are_never_called(engine: Engine, sent: Callable[[], list[Call]]) -> None:
+    quick = FuzzOptions(examples=2, shrink_budget=0.0)
+    reports = [engine.fuzz(planned.name, quick) for planned in plan(engine.tools, quick)]
+    skipped = {report.name: report.reason for report in reports if not report.called}
+    assert skipped == {
+        "reprice": "not annotated readOnlyHint: true, so it may change state; "
+        "--allow-side-effects includes it",
+        "delete_catalog": "annotated destructiveHint: true; --allow-side-effects includes it",
+    }
+    assert {call.tool for call in sent()} == {"search", "ping", "find", "stock"}
+
+
+@pytest.mark.parametrize("database", [None, "db"])
+def test_no_hypothesis_folder_unless_a_database_is_given(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str | None
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = None if database is None else tmp_path / database
+    engine.fuzz("search", FuzzOptions(examples=8, hypothesis_database=path))
+    made = sorted(entry.name for entry in tmp_path.iterdir())
+    assert made == ([] if database is None else ["db"])
