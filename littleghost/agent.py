@@ -202,6 +202,8 @@ async def _converse(
             response = await model.respond(request)
         if not isinstance(response, ModelResponse):
             raise ProviderError(f"The model returned {type(response).__name__}, not ModelResponse")
+        if response.text is not None and not isinstance(response.text, str):
+            raise ProviderError(f"The model's text is {type(response.text).__name__}, not str")
         for call in response.tool_calls:
             if not isinstance(call, ToolCall):
                 raise ProviderError(f"The model asked for a {type(call).__name__}, not a ToolCall")

@@ -166,6 +166,11 @@ async def test_good_and_bad_calls_in_one_turn_each_get_their_own_result():
     assert CALLS == [{"note": "fine"}]
 
 
+async def test_a_model_whose_text_is_not_a_string_is_a_provider_error():
+    with pytest.raises(lg.ProviderError, match="text is dict, not str"):
+        await NoteAgent.ask_async("go", model=ScriptedModel(lg.ModelResponse(text={"a": 1})))  # type: ignore[arg-type]
+
+
 async def test_a_model_that_returns_something_else_than_tool_calls_is_a_provider_error():
     model = ScriptedModel(lg.ModelResponse(tool_calls=[{"name": "note_tool"}]))  # type: ignore[list-item]
 
