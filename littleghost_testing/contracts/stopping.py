@@ -3,8 +3,8 @@
 Three probes each: a stop before ``call`` (it must not run), a stop while a
 stand-in ``call`` hangs (the tool's ``execute`` must let it through), and
 stops at varied moments into the tool's own ``call`` with a valid input (a
-``call`` that shields itself or ignores the stop fails here). Afterwards the
-tool must still answer: a stopped call may not break a shared connection.
+``call`` that shields itself or ignores the stop fails here). After each stop
+the tool must still answer: a stopped call may not break a shared connection.
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ _DEADLINE_AFTER = 0.05
 
 STOP_MOMENTS = (0.0, 0.01, 0.05)
 """Seconds into the tool's own ``call`` at which the real-call probes stop it."""
+
+
+class _BrokenAfterStop(Violation):
+    """The stop itself went fine, but the tool (its connection) no longer answers."""
 
 
 def _cancel(context: lg.RunContext) -> None:
@@ -75,12 +79,15 @@ def _stopping(
         runner.run(_stops_before, tool, sample, before(), error_type)
         runner.run(_stops_during, tool, sample, error_type, during, options)
         for moment in STOP_MOMENTS:
-            runner.run(_stops_real_call, tool, sample, error_type, during, moment, options)
-        runner.run(_still_answers, tool, sample, options.call_timeout)
+            if runner.run(_stops_real_call, tool, sample, error_type, during, moment, options):
+                runner.run(_still_answers, tool, sample, options.call_timeout)
     except Violation as violation:
-        return subject.failed(
-            name, f"{error_type.__name__} did not propagate", violation, input=sample
+        detail = (
+            "a stopped call broke the tool"
+            if isinstance(violation, _BrokenAfterStop)
+            else f"{error_type.__name__} did not propagate"
         )
+        return subject.failed(name, detail, violation, input=sample)
     finally:
         subject.close(tool)
     what = "cancelled token" if during is not None else "passed deadline"
@@ -158,8 +165,11 @@ async def _stops_real_call(
     stop: Callable[[lg.RunContext], None] | None,
     moment: float,
     options: Options,
-) -> None:
-    """The tool's own ``call``, stopped ``moment`` seconds in: a result or ``error_type``, soon."""
+) -> bool:
+    """The tool's own ``call``, stopped ``moment`` seconds in: a result or ``error_type``, soon.
+
+    True when the stop interrupted it (rather than the call finishing first).
+    """
     due = time.monotonic() + moment
     context = lg.RunContext(deadline=due) if stop is None else lg.RunContext()
     stopped = await stop_real_call(
@@ -178,13 +188,14 @@ async def _stops_real_call(
         raise Violation(expected, f"execute was still running {options.cancel_within:g} s later")
     if stopped.raised is not None and not isinstance(stopped.raised, error_type):
         raise Violation(expected, f"it raised {describe(stopped.raised)}")
+    return stopped.raised is not None
 
 
 async def _still_answers(tool: lg.Tool, sample: Any, seconds: float) -> None:
     """After the stops, a fresh call still gets an answer over the same connection."""
     result = await execute_within(tool, sample, None, seconds)
     if isinstance(result.error, lg.ProviderError):
-        raise Violation(
+        raise _BrokenAfterStop(
             "the tool to keep answering after a stopped call",
             f"the next call failed: {describe(result.error)}",
         )

@@ -7,6 +7,9 @@ contract test runs twice: on asyncio and on trio.
 from __future__ import annotations
 
 import pytest
+import toolset_targets  # noqa: F401 - loads the MCP stack here, not inside a pytester run
+
+# (pytester's in-process runs unload what they imported; the SDK's crypto cannot be reloaded)
 
 HEADER = """
 import sys
@@ -17,11 +20,15 @@ from littleghost_testing.contracts import ToolContract, ToolsetContract
 """
 
 
-def suite(pytester: pytest.Pytester, body: str) -> None:
+def suite(pytester: pytest.Pytester, body: str, *, toolsets: bool = True) -> None:
+    """A user's test module; ``toolsets=False`` leaves the MCP stack unimported (faster)."""
     from pathlib import Path
 
     here = str(Path(__file__).parent)
-    pytester.makepyfile(test_user_suite=HEADER.format(path=here) + body)
+    header = (
+        HEADER if toolsets else HEADER.replace("from toolset_targets import HelpDeskTools\n", "")
+    )
+    pytester.makepyfile(test_user_suite=header.format(path=here) + body)
 
 
 def test_a_tool_contract_subclass_runs_every_check_as_a_test(pytester: pytest.Pytester) -> None:
@@ -67,3 +74,58 @@ def test_a_subclass_without_a_tool_class_fails_clearly(pytester: pytest.Pytester
     result = pytester.runpytest("-q", "-k", "test_schema")
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["*TestNothing must set tool_class*"])
+
+
+def test_a_failure_is_shown_once(pytester: pytest.Pytester) -> None:
+    suite(
+        pytester, "\nclass TestLeaky(ToolContract):\n    tool_class = LeakyTool\n", toolsets=False
+    )
+    result = pytester.runpytest("-q", "-k", "test_error_sanitization and asyncio")
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert output.count("FAILED error_sanitization: ") == 1
+    assert "Traceback" not in output and "During handling" not in output
+
+
+PROFILE_SUITE = """
+from hypothesis import settings
+
+calls = []
+
+
+class Counted(LookupTool):
+    async def call(self, input):
+        calls.append(input)
+        return "ok"
+
+
+settings.register_profile("tiny", max_examples=3, database=None)
+settings.load_profile("tiny")
+
+
+class TestFromProfile(ToolContract):
+    tool_class = Counted
+
+
+class TestExplicit(ToolContract):
+    tool_class = Counted
+    max_examples = 7
+
+
+def test_zz_budgets():
+    # valid_inputs and error_sanitization's search (injected failures never reach call),
+    # for each class, on asyncio and trio
+    assert len(calls) == 2 * (3 + 3 + 7 + 7), len(calls)
+"""
+
+
+def test_unset_options_take_the_active_hypothesis_profile(pytester: pytest.Pytester) -> None:
+    suite(pytester, PROFILE_SUITE, toolsets=False)
+    checks = ["test_valid_inputs", "test_error_sanitization"]
+    chosen = [
+        f"test_user_suite.py::{cls}::{name}"
+        for cls in ("TestFromProfile", "TestExplicit")
+        for name in checks
+    ]
+    result = pytester.runpytest("-q", *chosen, "test_user_suite.py::test_zz_budgets")
+    result.assert_outcomes(passed=9)

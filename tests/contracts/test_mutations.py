@@ -31,9 +31,10 @@ from mutants import (
     VagueRejectionTool,
     WrappingTool,
 )
+from toolset_targets import HangUpOnCancelTools, LeakyDeskTools, SlowDeskTools
 
 import littleghost as lg
-from littleghost_testing.contracts import TOOL_CHECKS, check_tool
+from littleghost_testing.contracts import TOOL_CHECKS, check_tool, check_toolset
 
 FAST = {"max_examples": 5, "call_timeout": 2.0}
 
@@ -160,3 +161,30 @@ def test_a_timeout_is_reported_once_and_never_shrunk() -> None:
         "execute to finish within 0.2 s",
         "it was still running",
     )
+
+
+# -- toolsets: the server is what is broken ------------------------------------------
+
+
+def test_the_slow_but_sound_toolset_passes() -> None:
+    report = check_toolset(SlowDeskTools, **FAST)
+    assert report.passed, report.explain()
+
+
+def test_a_server_that_shows_its_traceback_fails_error_sanitization() -> None:
+    report = check_toolset(LeakyDeskTools, **FAST)
+    assert [check.title for check in report.failures] == ["error_sanitization[leaky_lookup]"]
+    explained = report.explain()
+    assert "expected: error content without stack traces or credentials" in explained
+    assert "shows a Python stack trace (Traceback (most recent call last))" in explained
+
+
+def test_a_server_that_hangs_up_on_cancellation_fails_cancellation() -> None:
+    report = check_toolset(HangUpOnCancelTools, **FAST)
+    check = report["cancellation[slow_lookup]"]
+    assert (check.passed, check.detail) == (False, "a stopped call broke the tool")
+    assert check.expected == "the tool to keep answering after a stopped call"
+    assert check.observed is not None and check.observed.startswith("the next call failed: ")
+    # the connection stays dead for the checks after it, which report the same cause
+    failed = [check.title for check in report.failures]
+    assert failed == ["cancellation[slow_lookup]", "deadline[slow_lookup]"], report.explain()

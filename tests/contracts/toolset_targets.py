@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import mcp
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.message import SessionMessage
 
 import littleghost as lg
 from littleghost.mcp import Toolset
 from littleghost_testing.fake_server import FakeMCPServer
+from littleghost_testing.fake_server.memory import MemoryTransport
+from littleghost_testing.fake_server.records import Records
 
 help_desk = FakeMCPServer("help-desk")
 
@@ -48,3 +53,89 @@ class RefusingHelpDeskTools(HelpDeskTools):
 class UnreachableTools(Toolset):
     def client(self, binding: lg.Binding) -> mcp.Client:
         return mcp.Client("http://127.0.0.1:1/mcp")
+
+
+# -- toolsets broken in exactly one way, for the mutation suite ---------------------
+
+leaky_desk = FakeMCPServer("leaky-desk")
+TRACE = 'Traceback (most recent call last):\n  File "/srv/desk/app.py", line 88, in lookup\n'
+
+
+@leaky_desk.tool(description="Look up a help center entry; answers failures with its traceback.")
+def leaky_lookup(topic: str) -> str:
+    if topic:
+        return f"Refunds about {topic} are available within 30 days."
+    raise ToolError(f"{TRACE}KeyError: 'topic'")
+
+
+class LeakyDeskTools(Toolset):
+    """The server shows its stack trace in an isError answer."""
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        return leaky_desk.client()
+
+
+slow_desk = FakeMCPServer("slow-desk")
+SLOW_SECONDS = 0.15
+"""How long the slow desk takes to answer the simplest input (the one the stop probes use)."""
+
+
+@slow_desk.tool(description="Look up a help center entry, slowly for an empty topic.")
+async def slow_lookup(topic: str) -> str:
+    if not topic:
+        await anyio.sleep(SLOW_SECONDS)
+    return f"Refunds about {topic} are available within 30 days."
+
+
+class _HangUpOnCancel:
+    """Client transport whose connection dies once a request is cancelled: a server hanging up."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def __aenter__(self) -> Any:
+        read_stream, write_stream = await self._inner.__aenter__()
+        return read_stream, _Tripwire(write_stream)
+
+    async def __aexit__(self, *exc_info: Any) -> Any:
+        return await self._inner.__aexit__(*exc_info)
+
+
+class _Tripwire:
+    """A write stream that is closed for whatever follows a ``notifications/cancelled``."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._tripped = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    async def __aenter__(self) -> _Tripwire:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> Any:
+        return await self._stream.__aexit__(*exc_info)
+
+    async def send(self, item: SessionMessage) -> None:
+        if self._tripped:
+            await self._stream.aclose()  # the server is gone: this send fails, the session ends
+        await self._stream.send(item)
+        if getattr(item.message, "method", None) == "notifications/cancelled":
+            self._tripped = True
+
+
+class HangUpOnCancelTools(Toolset):
+    """Cancelling a call mid-flight kills the connection every tool shares."""
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        lowlevel = slow_desk._sdk._lowlevel_server  # pyright: ignore[reportPrivateUsage]
+        return mcp.Client(_HangUpOnCancel(MemoryTransport(lowlevel, Records())))
+
+
+class SlowDeskTools(Toolset):
+    """The same slow server, well connected: passes every check."""
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        return slow_desk.client()
