@@ -15,6 +15,10 @@ from the seeded random source. Each tool's seed is ``f"{seed}:{tool name}"``,
 so adding a tool never changes what the others receive. Invalid inputs come
 from a run of ``INVALID_EXAMPLES``: the first that is still a JSON object is
 kept (models send objects), else the last.
+
+Inside a Hypothesis test (``@given``), the test itself draws the inputs
+instead (``seed`` is then unused): its seed, shrinking and replay cover them,
+and no ``@given`` is nested in another.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as seeded
 from hypothesis import strategies as st
+from hypothesis.control import current_build_context, currently_in_test_context
 from hypothesis.errors import Unsatisfiable
 
 import littleghost as lg
@@ -148,6 +153,8 @@ def tool_results(messages: Sequence[lg.Message]) -> dict[str, str]:
 
 def draw_invalid(schema: Mapping[str, Any], seed: str) -> InvalidInput:
     """An input breaking one constraint; an object when the schema allows one: what models send."""
+    if currently_in_test_context():
+        return draw(invalid_inputs(schema), seed)
     examples = draw_examples(invalid_inputs(schema), seed, INVALID_EXAMPLES)
     objects = [broken for broken in examples[1:] if isinstance(broken.value, dict)]
     return objects[0] if objects else examples[-1]
@@ -155,6 +162,8 @@ def draw_invalid(schema: Mapping[str, Any], seed: str) -> InvalidInput:
 
 def draw(strategy: st.SearchStrategy[Any], seed: str) -> Any:
     """One reproducible value of ``strategy`` for ``seed`` (see the module docstring)."""
+    if currently_in_test_context():
+        return current_build_context().data.draw(strategy)
     return draw_examples(strategy, seed, 2)[-1]
 
 

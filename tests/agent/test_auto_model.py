@@ -5,6 +5,8 @@ import re
 
 import mcp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp.server.mcpserver import MCPServer
 
 import littleghost as lg
@@ -191,3 +193,19 @@ async def test_auto_model_drives_the_tools_of_an_mcp_toolset(lg_leaks):
     }
     assert json.loads(run.response or "") == {"search_products": message.content}
     await snapshot.assert_released()
+
+
+def test_inside_a_hypothesis_test_the_test_draws_the_inputs():
+    refunds: list[object] = []
+
+    @settings(max_examples=5, deadline=None, database=None)
+    @given(st.just(None))
+    def property_of_the_agent(_):
+        run = ShopAgent.ask("refund", model=AutoModel(tools=["refund_tool"]))
+        refunds.append(SEEN["refund_tool"])
+        assert json.loads(run.response or "")["refund_tool"].startswith("refunded ")
+
+    property_of_the_agent()  # no nested-@given health check: the outer test draws
+
+    assert len(refunds) == 5
+    assert len({json.dumps(refund, sort_keys=True) for refund in refunds}) > 1
