@@ -70,8 +70,8 @@ class Agent:
 
         It beats both ``model=`` and the class's ``model``, so a test can swap
         the model of an agent that application code runs. Task-local (a
-        ``ContextVar``): it reaches sync ``ask`` and worker threads started in
-        the block, never other tasks.
+        ``ContextVar``): it reaches sync ``ask`` and threads that run in a copy
+        of the context (``anyio.to_thread`` does that), never other tasks.
         """
         if not callable(getattr(model, "respond", None)):
             raise TypeError(f"model must implement respond(request), not {type(model).__name__}")
@@ -130,6 +130,8 @@ class Agent:
         max_tool_calls: int | None = None,
     ) -> Run:
         """Run the agent; the run's registry and registered resources close however it ends."""
+        if not isinstance(prompt, str):
+            raise TypeError(f"prompt must be a str, not {type(prompt).__name__}")
         limit = cls.max_tool_calls if max_tool_calls is None else max_tool_calls
         if not isinstance(limit, int) or limit < 0:
             raise ConfigurationError(f"max_tool_calls must be a non-negative int, not {limit!r}")

@@ -197,3 +197,8 @@ def test_ask_runs_synchronously():
 
 def test_inherited_tool_lists_are_kept_base_first():
     assert SupportAgent.tool_entries() == [[OrderStatusTool], [SlowTool]]
+
+
+async def test_a_prompt_that_is_not_text_is_a_type_error():
+    with pytest.raises(TypeError, match="prompt must be a str, not list"):
+        await SupportAgent.ask_async(["hi"], model=ScriptedModel("hello"))  # type: ignore[arg-type]

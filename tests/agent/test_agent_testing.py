@@ -7,6 +7,7 @@ import anyio
 import pytest
 
 import littleghost as lg
+from littleghost.agent import watch_runs
 from littleghost.models import (
     ModelRequestsBlockedError,
     OpenAIChatModel,
@@ -191,6 +192,25 @@ def test_lg_runs_records_messages_tool_results_and_errors(lg_runs):
     assert second.finished and isinstance(second.error, AssertionError)
     assert lg_runs.last is second
     assert "SupportAgent run (actor_id='customer-1') raised AssertionError" in second.transcript()
+
+
+def test_a_watcher_that_raises_is_logged_and_the_run_goes_on(caplog):
+    class BrokenWatcher:
+        def run_started(self, agent, run):
+            raise RuntimeError("watcher bug")
+
+        def run_finished(self, run, error):
+            raise RuntimeError("watcher bug")
+
+    with watch_runs(BrokenWatcher()):
+        run = SupportAgent.ask("hi", model=ScriptedModel("hello"))
+
+    assert run.response == "hello"
+    failures = [r for r in caplog.records if r.name == "littleghost.agent"]
+    assert [r.getMessage().split(" failed in ")[1] for r in failures] == [
+        "run_started",
+        "run_finished",
+    ]
 
 
 def test_a_failing_test_report_shows_the_last_run_transcript(pytester):
