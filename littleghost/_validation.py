@@ -9,18 +9,24 @@ configured with the ``regex`` crate, matches in linear time.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import jsonschema.exceptions
 import jsonschema.validators
 import jsonschema_rs
+import regex
 
+from ._backtracking import DEFAULT_REGEX_TIMEOUT, TIMED_OUT, backtracking_keyword, compile_ecma
+from ._backtracking import KEYWORD as BACKTRACKING_KEYWORD
+from ._first_use import compiles_on_first_use
+from ._schema_walk import nests_within
 from .errors import ConfigurationError
 
 __all__ = [
@@ -43,6 +49,8 @@ FULL_REPORT_VALUES = 1_000
 # Schemas are the application's (or an MCP server's): deeper than this is a
 # ConfigurationError, before the recursive metaschema check can overflow.
 MAX_SCHEMA_DEPTH = 128
+# Backtracking steps one match of a lookaround patternProperties pattern may take.
+PATTERN_PROPERTIES_STEPS = 1_000_000
 # No depth limit: for trusted callers (tests, the testing kit); cycles are still caught.
 UNBOUNDED = sys.maxsize
 
@@ -75,22 +83,41 @@ def json_path(parts: Sequence[str | int]) -> str:
 class SchemaValidator:
     """A JSON Schema compiled once and reused for every instance."""
 
-    __slots__ = ("_compiled", "_patterns", "schema")
+    __slots__ = ("_compiled", "_patterns", "_pending", "schema")
 
-    def __init__(self, schema: Mapping[str, Any]) -> None:
+    def __init__(
+        self, schema: Mapping[str, Any], *, regex_timeout: float = DEFAULT_REGEX_TIMEOUT
+    ) -> None:
         self.schema = schema
         problem = schema_problem(schema)
         if problem is not None:
             raise ConfigurationError(f"Invalid input schema: {problem}")
         try:
-            plain = json.loads(json.dumps(schema, allow_nan=False))
+            text = json.dumps(schema, allow_nan=False)
+            plain = json.loads(text)
         except (TypeError, ValueError) as error:
             raise ConfigurationError(f"Invalid input schema: not JSON ({error})") from None
         _check_schema(plain)
         # The rewritten patterns, mapped back to what the schema declares.
         self._patterns: dict[str, str] = {}
+        if compiles_on_first_use(plain, text):
+            self._pending = (plain, regex_timeout)  # compiled by ``__getattr__``
+        else:
+            self._compiled = self._compile(plain, regex_timeout)
+
+    if not TYPE_CHECKING:  # keep attribute typos visible to the type checker
+
+        def __getattr__(self, name: str) -> Any:
+            """Compile on first use a schema that cannot fail to compile (see ``_first_use``)."""
+            if name != "_compiled":
+                raise AttributeError(name)
+            self._compiled = compiled = self._compile(*self._pending)
+            del self._pending
+            return compiled
+
+    def _compile(self, plain: Any, regex_timeout: float) -> Any:
         try:
-            self._compiled = compile_instance_validator(plain, self._patterns)
+            return compile_instance_validator(plain, self._patterns, regex_timeout=regex_timeout)
         except jsonschema_rs.ValidationError as error:
             raise ConfigurationError(_schema_failure(error, self._patterns)) from None
         except (jsonschema_rs.ReferencingError, ValueError) as error:
@@ -178,22 +205,59 @@ def _more_values_than(instance: Any, limit: int) -> bool:
 
 
 def compile_instance_validator(
-    schema: Any, patterns: dict[str, str] | None = None, *, registry: Any = None
+    schema: Any,
+    patterns: dict[str, str] | None = None,
+    *,
+    registry: Any = None,
+    regex_timeout: float = DEFAULT_REGEX_TIMEOUT,
 ) -> Any:
     """A jsonschema-rs validator with littleghost's semantics, for every caller that needs them.
 
-    ECMA-262 patterns matched in linear time (ASCII word boundaries),
-    ``format`` as an annotation, and no network. ``patterns`` receives each
-    rewritten pattern mapped to the declared one. Raises jsonschema-rs's errors.
+    ECMA-262 patterns matched in linear time (ASCII word boundaries) where
+    the linear engine can run them; lookaround and backreferences on a
+    backtracking engine, each match within ``regex_timeout`` seconds.
+    ``format`` is an annotation, and there is no network. ``patterns``
+    receives each rewritten pattern mapped to the declared one. Raises
+    jsonschema-rs's errors.
     """
     options: dict[str, Any] = {} if registry is None else {"registry": registry}
+    backtracking: list[str] = []
+    rewritten = _ecma_schema(schema, {} if patterns is None else patterns, backtracking)
+    engine: Any = jsonschema_rs.RegexOptions()
+    if backtracking:
+        # patternProperties cannot be a custom keyword (additionalProperties depends
+        # on it): its lookaround patterns run on fancy-regex, a step budget per match.
+        engine = jsonschema_rs.FancyRegexOptions(backtrack_limit=PATTERN_PROPERTIES_STEPS)
     return jsonschema_rs.validator_for(
-        _ecma_schema(schema, {} if patterns is None else patterns),
+        rewritten,
         validate_formats=False,
-        pattern_options=jsonschema_rs.RegexOptions(),
+        pattern_options=engine,
         offline=True,
+        keywords={BACKTRACKING_KEYWORD: backtracking_keyword(regex_timeout)},
         **options,
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _runs_in_linear_time(pattern: str) -> bool:
+    """Whether the linear-time engine accepts ``pattern`` (lookaround and backreferences
+    are what it rejects)."""
+    try:
+        jsonschema_rs.validator_for(
+            {"pattern": pattern}, pattern_options=jsonschema_rs.RegexOptions()
+        )
+    except jsonschema_rs.ValidationError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _runs_backtracking(pattern: str) -> bool:
+    try:
+        compile_ecma(pattern)
+    except (regex.error, ValueError, OverflowError):
+        return False
+    return True
 
 
 _KNOWN_METASCHEMAS = frozenset(
@@ -245,10 +309,7 @@ def _schema_failure(error: Any, patterns: Mapping[str, str]) -> str:
     for rewritten, declared in patterns.items():
         reason = reason.replace(json.dumps(rewritten), json.dumps(declared))
     if keyword in ("pattern", "patternProperties") or "regex" in reason:
-        reason += (
-            " (patterns use ECMA-262 syntax matched in linear time: lookaround and"
-            " backreferences are not supported)"
-        )
+        reason += " (patterns use ECMA-262 syntax)"
     return f"Invalid input schema: keyword {keyword!r} at {where}: {reason}"
 
 
@@ -274,6 +335,14 @@ def _describe(error: Any, instance: Any, patterns: Mapping[str, str]) -> Iterato
     elif keyword == "pattern":
         declared = patterns.get(details.get("pattern"), details.get("pattern"))
         yield Violation(path, keyword, f"{path} must match pattern /{_excerpt(declared)}/")
+    elif keyword == BACKTRACKING_KEYWORD:
+        outcome, _, declared = str(details.get("message", "")).partition(": ")
+        declared = _excerpt(declared)
+        if outcome == TIMED_OUT:
+            reason = f"took too long to match pattern /{declared}/ (regex_timeout)"
+        else:
+            reason = f"must match pattern /{declared}/"
+        yield Violation(path, "pattern", f"{path} {reason}")
     elif keyword == "required":
         where = _where([*parts, details.get("property")])
         yield Violation(where, keyword, f"{where} is required")
@@ -441,6 +510,8 @@ def schema_problem(schema: object) -> str | None:
     metaschema check, compiling) sees the schema. Any mapping counts as an
     object here; whether the schema is plain JSON is checked afterwards.
     """
+    if nests_within(schema, MAX_SCHEMA_DEPTH):
+        return None  # the common case, a plain tree, answered by the fast pass
     try:
         problem = _locate_problem(schema, MAX_SCHEMA_DEPTH, mappings=True)
     except Exception as error:
@@ -630,29 +701,36 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-def _ecma_schema(schema: Any, patterns: dict[str, str]) -> Any:
+def _ecma_schema(schema: Any, patterns: dict[str, str], backtracking: list[str]) -> Any:
     """``schema`` with its patterns' word boundaries made ASCII, as ECMA-262 defines them.
 
     jsonschema-rs gives ``\\d``, ``\\w`` and ``\\s`` their ECMA-262 meaning but leaves
     ``\\b``/``\\B`` Unicode-aware (``é`` counts as a word character); the regex crate
     spells the ASCII boundary ``(?-u:\\b)``. ``patterns`` records each rewrite.
+    A ``pattern`` the linear engine cannot run becomes the backtracking keyword;
+    ``backtracking`` receives each such ``patternProperties`` pattern.
     """
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "pattern" and isinstance(value, str):
+            if not _runs_in_linear_time(value) and _runs_backtracking(value):
+                out[BACKTRACKING_KEYWORD] = value
+                continue
             value = _ecma_pattern(value, patterns)
         elif key == "patternProperties" and isinstance(value, dict):
+            backtracking.extend(p for p in value if not _runs_in_linear_time(p))
             value = {
-                _ecma_pattern(p, patterns): _ecma_schema(s, patterns) for p, s in value.items()
+                _ecma_pattern(p, patterns): _ecma_schema(s, patterns, backtracking)
+                for p, s in value.items()
             }
         elif key in _NAMING_KEYWORDS and isinstance(value, dict):
-            value = {name: _ecma_schema(s, patterns) for name, s in value.items()}
+            value = {name: _ecma_schema(s, patterns, backtracking) for name, s in value.items()}
         elif key in _SUBSCHEMA_KEYWORDS and isinstance(value, list):
-            value = [_ecma_schema(s, patterns) for s in value]
+            value = [_ecma_schema(s, patterns, backtracking) for s in value]
         elif key in _SUBSCHEMA_KEYWORDS:
-            value = _ecma_schema(value, patterns)
+            value = _ecma_schema(value, patterns, backtracking)
         out[key] = value
     return out
 

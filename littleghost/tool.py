@@ -13,6 +13,7 @@ import anyio
 import anyio.to_thread
 
 from . import instrumentation
+from ._backtracking import DEFAULT_REGEX_TIMEOUT
 from ._frozen import FrozenDict, freeze
 from ._validation import SchemaValidator, json_problem, schema_problem
 from .binding import Binding
@@ -60,6 +61,9 @@ class Tool:
     # nests a handful of levels; 64 keeps the validator's stack use far inside even
     # a 128 KiB thread stack (it overflowed 256 KiB at about 1 000 levels).
     max_input_depth: ClassVar[int] = 64
+    # Seconds one match of a lookaround or backreference pattern may take (such
+    # patterns backtrack; the others run in linear time). Read at class creation.
+    regex_timeout: ClassVar[float] = DEFAULT_REGEX_TIMEOUT
 
     _explicit_name: ClassVar[bool] = False
     _validator: ClassVar[SchemaValidator]
@@ -262,9 +266,12 @@ def _configure(cls: type[Tool]) -> None:
     depth = cls.max_input_depth
     if type(depth) is not int or depth < 1:
         raise ConfigurationError(f"{cls.__name__}.max_input_depth must be a positive int")
+    timeout = cls.regex_timeout
+    if not isinstance(timeout, int | float) or isinstance(timeout, bool) or not 0 < timeout < 1e9:
+        raise ConfigurationError(f"{cls.__name__}.regex_timeout must be a positive number")
     if cls.available_if is not None and not callable(cls.available_if):
         raise TypeError(f"{cls.__name__}.available_if must be callable or None")
-    if "input_schema" in own or not hasattr(cls, "_validator"):
+    if "input_schema" in own or "regex_timeout" in own or not hasattr(cls, "_validator"):
         schema = cls.input_schema
         if not isinstance(schema, Mapping):
             raise TypeError(
@@ -275,7 +282,7 @@ def _configure(cls: type[Tool]) -> None:
             raise ConfigurationError(f"{cls.__name__}: Invalid input schema: {problem}")
         frozen = freeze(schema)
         try:
-            cls._validator = SchemaValidator(frozen)
+            cls._validator = SchemaValidator(frozen, regex_timeout=float(timeout))
         except ConfigurationError as error:
             raise ConfigurationError(f"{cls.__name__}: {error}") from None
         cls.input_schema = frozen

@@ -72,27 +72,52 @@ def test_invalid_schema_is_a_configuration_error_naming_the_keyword(
     assert "BadSchemaTool" in message
 
 
-@pytest.mark.parametrize(
-    "pattern",
-    [
-        "(?=a)b",  # lookahead
-        "(?!a)b",  # negative lookahead
-        "(?<=a)b",  # lookbehind
-        "(?<!a)b",  # negative lookbehind
-        "(a)\\1",  # backreference
-        "[",  # not a regex at all
-        "a{2,1}",
-        "(unclosed",
-    ],
-)
-def test_unsupported_or_broken_pattern_fails_at_class_creation(pattern: str) -> None:
+@pytest.mark.parametrize("pattern", ["[", "a{2,1}", "(unclosed", "(?<=a", "\\k<missing>"])
+def test_broken_pattern_fails_at_class_creation(pattern: str) -> None:
     with pytest.raises(lg.ConfigurationError, match="'pattern'"):
         make_tool(input_schema=schema_with(code={"type": "string", "pattern": pattern}))
 
 
+@pytest.mark.parametrize(
+    ("pattern", "matching", "failing"),
+    [
+        ("(?=a)b", "b", "ab"),  # lookahead: never matches
+        ("^(?!a)\\w", "ba", "ab"),  # negative lookahead
+        ("(?<=a)b", "ab", "cb"),  # lookbehind
+        ("(?<!a)b$", "cb", "ab"),  # negative lookbehind
+        ("^(a)\\1$", "aa", "ab"),  # backreference
+        ("^(?<c>[a-z])\\k<c>$", "zz", "zy"),  # named backreference
+        ("^(?=.*\\d)\\w{3}$", "ab1", "abc"),  # \\d and \\w stay ASCII
+    ],
+)
+async def test_lookaround_and_backreference_patterns_are_enforced(
+    pattern: str, matching: str, failing: str
+) -> None:
+    tool = make_tool(input_schema=schema_with(code={"type": "string", "pattern": pattern}))()
+    if pattern != "(?=a)b":
+        assert (await tool.execute({"code": matching})).is_success
+    result = await tool.execute({"code": failing})
+    assert result.content == f"Invalid tool input: $.code must match pattern /{pattern}/"
+
+
 def test_broken_pattern_property_fails_at_class_creation() -> None:
     with pytest.raises(lg.ConfigurationError, match="'patternProperties'"):
-        make_tool(input_schema={"type": "object", "patternProperties": {"(?=x)": {}}})
+        make_tool(input_schema={"type": "object", "patternProperties": {"(?=x": {}}})
+
+
+async def test_lookaround_pattern_properties_are_enforced() -> None:
+    schema = {
+        "type": "object",
+        "patternProperties": {"^(?!internal_)[a-z_]+$": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    tool = make_tool(input_schema=schema)()
+    assert (await tool.execute({"count": 1})).is_success
+    assert (
+        await tool.execute({"count": "x"})
+    ).content == "Invalid tool input: $.count must be integer"
+    hidden = await tool.execute({"internal_key": 1})
+    assert hidden.content == "Invalid tool input: $.internal_key is not allowed"
 
 
 @pytest.mark.parametrize(
