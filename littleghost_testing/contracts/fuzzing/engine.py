@@ -33,6 +33,7 @@ from .findings import Finding, FindingGroup, ToolReport, show
 from .inputs import is_zero_argument, schema_inputs
 from .options import FuzzOptions
 from .planning import PlannedTool, plan
+from .storage import hypothesis_home
 
 __all__ = ["NOT_SHRUNK", "fuzz_tool"]
 
@@ -88,7 +89,9 @@ def fuzz_tool(
         annotations=planned.annotations,
     )
     if planned.called:
-        _ToolRun(portal, planned, options, report, deadline, should_stop, on_call, faults).run()
+        with hypothesis_home():
+            run = _ToolRun(portal, planned, options, report, deadline, should_stop, on_call, faults)
+            run.run()
     return report
 
 
