@@ -54,7 +54,8 @@ def model(**options) -> OpenAIChatModel:
     return OpenAIChatModel("test-model", base_url=BASE_URL, api_key=SECRET, **options)
 
 
-async def test_a_tool_calling_conversation_maps_both_ways():
+async def test_a_tool_calling_conversation_maps_both_ways(lg_leaks):
+    snapshot = lg_leaks()
     with respx.mock(assert_all_called=True) as api:
         route = api.post(ENDPOINT).mock(
             side_effect=[
@@ -93,9 +94,11 @@ async def test_a_tool_calling_conversation_maps_both_ways():
         },
         {"role": "tool", "tool_call_id": "c1", "content": '{"city":"Oslo","sky":"clear"}'},
     ]
+    await snapshot.assert_released()
 
 
-async def test_an_unknown_tool_and_invalid_json_arguments_are_fed_back_to_the_model():
+async def test_an_unknown_tool_and_invalid_json_arguments_are_fed_back_to_the_model(lg_leaks):
+    snapshot = lg_leaks()
     with respx.mock(assert_all_called=True) as api:
         route = api.post(ENDPOINT).mock(
             side_effect=[
@@ -125,6 +128,7 @@ async def test_an_unknown_tool_and_invalid_json_arguments_are_fed_back_to_the_mo
     # What the model sent goes back to it verbatim, even when it was not JSON.
     echoed = sent(route, 1)["messages"][2]["tool_calls"]
     assert [call["function"]["arguments"] for call in echoed][1] == '{"city": "Oslo"'
+    await snapshot.assert_released()
 
 
 async def test_arguments_the_server_sends_as_an_object_or_empty_are_accepted():
@@ -212,7 +216,9 @@ async def test_provider_failures_are_provider_errors_that_never_show_the_key(
     assert len(str(raised.value)) < 1024
 
 
-async def test_a_server_slower_than_timeout_is_a_provider_error_naming_the_limit():
+async def test_a_server_slower_than_timeout_is_a_provider_error_naming_the_limit(lg_leaks):
+    snapshot = lg_leaks()
+
     async def slow(request):
         await anyio.sleep(30)
         return answer("late")
@@ -221,6 +227,7 @@ async def test_a_server_slower_than_timeout_is_a_provider_error_naming_the_limit
         api.post(ENDPOINT).mock(side_effect=slow)
         with anyio.fail_after(5), pytest.raises(lg.ProviderError, match=r"within 0\.2 s.*timeout"):
             await WeatherAgent.ask_async("Weather?", model=model(timeout=0.2))
+    await snapshot.assert_released()
 
 
 async def test_an_oversized_answer_stops_at_max_response_bytes():

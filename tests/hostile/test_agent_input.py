@@ -133,7 +133,8 @@ def test_unsafe_arguments_are_not_kept_and_the_call_stays_printable():
     assert (raw.arguments, raw.problem) == ('{"note": ', "arguments are not valid JSON")
 
 
-async def test_an_unknown_tool_with_bad_arguments_is_reported_as_unknown():
+async def test_an_unknown_tool_with_bad_arguments_is_reported_as_unknown(lg_leaks):
+    snapshot = lg_leaks()
     model = ScriptedModel(
         lg.ModelResponse(tool_calls=[lg.ToolCall("1", "no_such_tool", nested(10_000))]), "done"
     )
@@ -141,9 +142,11 @@ async def test_an_unknown_tool_with_bad_arguments_is_reported_as_unknown():
     run = await NoteAgent.ask_async("go", model=model)
 
     assert tool_result(run).content == "Unknown tool: no_such_tool"
+    await snapshot.assert_released()
 
 
-async def test_good_and_bad_calls_in_one_turn_each_get_their_own_result():
+async def test_good_and_bad_calls_in_one_turn_each_get_their_own_result(lg_leaks):
+    snapshot = lg_leaks()
     model = ScriptedModel(
         lg.ModelResponse(
             tool_calls=[
@@ -164,18 +167,23 @@ async def test_good_and_bad_calls_in_one_turn_each_get_their_own_result():
         ("3", True, "Invalid tool input: arguments must be a JSON object, not a string"),
     ]
     assert CALLS == [{"note": "fine"}]
+    await snapshot.assert_released()
 
 
-async def test_a_model_whose_text_is_not_a_string_is_a_provider_error():
+async def test_a_model_whose_text_is_not_a_string_is_a_provider_error(lg_leaks):
+    snapshot = lg_leaks()
     with pytest.raises(lg.ProviderError, match="text is dict, not str"):
         await NoteAgent.ask_async("go", model=ScriptedModel(lg.ModelResponse(text={"a": 1})))  # type: ignore[arg-type]
+    await snapshot.assert_released()
 
 
-async def test_a_model_that_returns_something_else_than_tool_calls_is_a_provider_error():
+async def test_a_model_that_returns_something_else_than_tool_calls_is_a_provider_error(lg_leaks):
+    snapshot = lg_leaks()
     model = ScriptedModel(lg.ModelResponse(tool_calls=[{"name": "note_tool"}]))  # type: ignore[list-item]
 
     with pytest.raises(lg.ProviderError, match="asked for a dict, not a ToolCall"):
         await NoteAgent.ask_async("go", model=model)
+    await snapshot.assert_released()
 
 
 # Memory and time bounds for the child: a crash (SIGSEGV) or a runaway shows as a failure.
