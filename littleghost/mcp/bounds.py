@@ -16,27 +16,30 @@ from typing import Any
 
 import littleghost as lg
 
-__all__ = ["Bounds", "CatalogMeter", "ImageMeter"]
+__all__ = ["Bounds", "CatalogMeter", "ImageMeter", "exceeded"]
 
-_MIB = 1024 * 1024
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 @dataclass(frozen=True, slots=True)
 class Bounds:
-    """The limits of one toolset; defaults documented in docs/mcp.md."""
+    """One toolset's limits, read from its ``Toolset`` attributes (the one source of defaults)."""
 
-    max_tools: int = 1000
-    max_pages: int = 100
-    max_catalog_bytes: int = 10 * _MIB
-    max_cursor_bytes: int = 16 * 1024
-    max_schema_depth: int = 64
-    max_schema_nodes: int = 10_000
-    max_regexes: int = 1000
-    max_regex_bytes: int = 64 * 1024
-    max_total_regex_bytes: int = _MIB
-    max_images: int = 20
-    max_image_bytes: int = 16 * _MIB
-    max_total_image_bytes: int = 64 * _MIB
+    max_tools: int
+    max_pages: int
+    max_catalog_bytes: int
+    max_cursor_bytes: int
+    max_schema_depth: int
+    max_schema_nodes: int
+    max_regexes: int
+    max_regex_bytes: int
+    max_total_regex_bytes: int
+    max_images: int
+    max_image_bytes: int
+    max_total_image_bytes: int
+    max_result_bytes: int
+    max_content_blocks: int
+    max_error_bytes: int
 
     @classmethod
     def of(cls, owner: object) -> Bounds:
@@ -48,7 +51,8 @@ class Bounds:
         return cls(**values)
 
 
-def _exceeded(bound: str, limit: int, what: str) -> lg.ProtocolError:
+def exceeded(bound: str, limit: int, what: str) -> lg.ProtocolError:
+    """The error for a server past one limit, naming the attribute that raises it."""
     return lg.ProtocolError(f"MCP server exceeded {bound} ({limit}): {what}")
 
 
@@ -69,19 +73,19 @@ class CatalogMeter:
         b = self._bounds
         self._pages += 1
         if self._pages > b.max_pages:
-            raise _exceeded("max_pages", b.max_pages, "too many tools/list pages")
+            raise exceeded("max_pages", b.max_pages, "too many tools/list pages")
         self._tools += tool_count
         if self._tools > b.max_tools:
-            raise _exceeded("max_tools", b.max_tools, "too many tools in the catalog")
+            raise exceeded("max_tools", b.max_tools, "too many tools in the catalog")
         self._bytes += size
         if self._bytes > b.max_catalog_bytes:
-            raise _exceeded("max_catalog_bytes", b.max_catalog_bytes, "tool catalog too large")
+            raise exceeded("max_catalog_bytes", b.max_catalog_bytes, "tool catalog too large")
 
     def cursor(self, cursor: str) -> None:
         """Reject a next-page cursor that is oversized or was already seen (endless pagination)."""
         b = self._bounds
         if len(cursor.encode()) > b.max_cursor_bytes:
-            raise _exceeded("max_cursor_bytes", b.max_cursor_bytes, "pagination cursor too large")
+            raise exceeded("max_cursor_bytes", b.max_cursor_bytes, "pagination cursor too large")
         if cursor in self._cursors:
             raise lg.ProtocolError("MCP server repeated a pagination cursor (endless pagination)")
         self._cursors.add(cursor)
@@ -99,10 +103,12 @@ class CatalogMeter:
             value, depth = stack.pop()
             nodes += 1
             if nodes > b.max_schema_nodes:
-                raise _exceeded("max_schema_nodes", b.max_schema_nodes, f"{where} too large")
+                raise exceeded("max_schema_nodes", b.max_schema_nodes, f"{where} too large")
+            if type(value) in _SCALARS:
+                continue  # most nodes: skip the slower ABC check below
             if isinstance(value, Mapping):
                 if depth > b.max_schema_depth:
-                    raise _exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
+                    raise exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
                 for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
                     if key == "pattern" and isinstance(item, str):
                         self._regex(item, where)
@@ -112,20 +118,20 @@ class CatalogMeter:
                     stack.append((item, depth + 1))
             elif isinstance(value, list):
                 if depth > b.max_schema_depth:
-                    raise _exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
+                    raise exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
                 stack.extend((item, depth + 1) for item in value)  # pyright: ignore[reportUnknownVariableType]
 
     def _regex(self, regex: str, where: str) -> None:
         b = self._bounds
         size = len(regex.encode())
         if size > b.max_regex_bytes:
-            raise _exceeded("max_regex_bytes", b.max_regex_bytes, f"regex in {where} too large")
+            raise exceeded("max_regex_bytes", b.max_regex_bytes, f"regex in {where} too large")
         self._regexes += 1
         if self._regexes > b.max_regexes:
-            raise _exceeded("max_regexes", b.max_regexes, "too many regexes in the catalog")
+            raise exceeded("max_regexes", b.max_regexes, "too many regexes in the catalog")
         self._regex_bytes += size
         if self._regex_bytes > b.max_total_regex_bytes:
-            raise _exceeded(
+            raise exceeded(
                 "max_total_regex_bytes", b.max_total_regex_bytes, "regexes in the catalog too large"
             )
 
@@ -143,12 +149,12 @@ class ImageMeter:
         b = self._bounds
         self._count += 1
         if self._count > b.max_images:
-            raise _exceeded("max_images", b.max_images, "too many images in one result")
+            raise exceeded("max_images", b.max_images, "too many images in one result")
         size = len(data) * 3 // 4
         if size > b.max_image_bytes:
-            raise _exceeded("max_image_bytes", b.max_image_bytes, "image too large")
+            raise exceeded("max_image_bytes", b.max_image_bytes, "image too large")
         if self._bytes + size > b.max_total_image_bytes:
-            raise _exceeded("max_total_image_bytes", b.max_total_image_bytes, "images too large")
+            raise exceeded("max_total_image_bytes", b.max_total_image_bytes, "images too large")
         try:
             decoded = base64.b64decode(data, validate=True)
         except (binascii.Error, ValueError):

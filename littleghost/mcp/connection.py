@@ -24,7 +24,9 @@ from mcp.shared.exceptions import MCPError
 
 import littleghost as lg
 
+from .bounds import Bounds
 from .failures import translate, translate_connect_failure
+from .wire import install
 
 __all__ = ["Connection"]
 
@@ -40,8 +42,9 @@ _FAILURE_SETTLE_SECONDS = 0.5
 class Connection:
     """A connected client shared by generated tools; closed exactly once by its owner."""
 
-    def __init__(self, client: mcp.Client) -> None:
+    def __init__(self, client: mcp.Client, bounds: Bounds) -> None:
         self.client = client
+        self.wire = install(client, bounds)
         self._ready = anyio.Event()
         self._close_requested = anyio.Event()
         self._done = anyio.Event()
@@ -63,17 +66,25 @@ class Connection:
             await self.aclose()
             raise translate_connect_failure(self._failure) from None
 
-    async def request(self, operation: Callable[[mcp.Client], Awaitable[T]]) -> T:
+    async def request(
+        self, operation: Callable[[mcp.Client], Awaitable[T]], *, tool_call: bool = False
+    ) -> T:
         """Run one SDK operation, translating its failures into littleghost errors."""
         if self._close_requested.is_set():
             raise lg.ProviderError("MCP connection is closed")
+        if self.wire.broken:
+            raise self.wire.error()
         try:
             return await operation(self.client)
         except MCPError as error:
-            failure = (
-                await self._settled_failure() if error.code == types.CONNECTION_CLOSED else None
-            )
-            raise translate(error, failure) from None
+            if error.code != types.CONNECTION_CLOSED:
+                raise translate(error, self._failure, tool_call=tool_call) from None
+            if self.wire.broken:
+                raise self.wire.error() from None
+            translated = translate(error, await self._settled_failure())
+            if self.wire.loop_ended and isinstance(translated, lg.ProviderError):
+                self.wire.fail(translated)  # a closed connection stays closed: later calls fail now
+            raise translated from None
         except Exception as error:
             raise translate(error, self._failure) from None
 

@@ -15,9 +15,9 @@ from typing import Any
 import mcp_types as types
 
 import littleghost as lg
-from littleghost._validation import SchemaValidator
+from littleghost._validation import SchemaValidator, json_problem
 
-from .bounds import Bounds, ImageMeter
+from .bounds import Bounds, ImageMeter, exceeded
 
 __all__ = ["Converted", "convert_result"]
 
@@ -36,12 +36,21 @@ def convert_result(
     tool_name: str,
     output_validator: SchemaValidator | None,
     bounds: Bounds,
+    max_depth: int,
 ) -> Converted:
     """Convert a result; ``isError`` raises ``ToolError`` with the server's text.
 
-    Raises ``ProtocolError`` when the result breaks the tool's ``outputSchema``
-    or its images are malformed or exceed the limits.
+    Raises ``ProtocolError`` when the result exceeds the bounds (blocks, text,
+    images, ``structuredContent`` nested deeper than ``max_depth``) or breaks
+    the tool's ``outputSchema``. Over stdio and HTTP the transport has bounded
+    the message already; these checks also cover in-process servers.
     """
+    if len(result.content) > bounds.max_content_blocks:
+        raise exceeded(
+            "max_content_blocks",
+            bounds.max_content_blocks,
+            f"result with {len(result.content)} content blocks",
+        )
     texts: list[str] = []
     others: list[Any] = []
     artifacts: list[lg.Artifact] = []
@@ -56,9 +65,19 @@ def convert_result(
             others.append({"type": "image", "mimeType": block.mime_type})
         else:
             others.append(block.model_dump(mode="json", by_alias=True, exclude_none=True))
+    text = "\n".join(texts)
+    size = _utf8_size(text)
     if result.is_error:
-        raise lg.ToolError("\n".join(texts) or f"MCP tool {tool_name} failed")
+        if size > bounds.max_error_bytes:
+            raise exceeded("max_error_bytes", bounds.max_error_bytes, f"error text of {size} bytes")
+        raise lg.ToolError(text or f"MCP tool {tool_name} failed")
+    if size > bounds.max_result_bytes:
+        raise exceeded("max_result_bytes", bounds.max_result_bytes, f"result text of {size} bytes")
     structured = result.structured_content
+    if structured is not None and (problem := json_problem(structured, max_depth=max_depth)):
+        raise lg.ProtocolError(
+            f"MCP tool {tool_name} returned structuredContent that is not safe to use: {problem}"
+        )
     if output_validator is not None:
         if structured is None:
             raise lg.ProtocolError(
@@ -74,7 +93,12 @@ def convert_result(
     if structured is not None:
         value: Any = structured
     elif texts:
-        value = "\n".join(texts)
+        value = text
     else:
         value = others or None
     return Converted(value, tuple(artifacts))
+
+
+def _utf8_size(text: str) -> int:
+    """UTF-8 length, without encoding when the character count already decides."""
+    return len(text) if text.isascii() else len(text.encode(errors="surrogatepass"))

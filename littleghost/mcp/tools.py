@@ -44,6 +44,7 @@ class RemoteTool:
     bounds: Bounds
     output_validator: SchemaValidator | None
     owner: Owner
+    call_timeout: float
 
     async def call(self, tool: lg.Tool, input: Mapping[str, Any]) -> Any:
         arguments = input if isinstance(input, dict) else dict(input)
@@ -73,9 +74,20 @@ class RemoteTool:
             # output schema is checked below with linear-time regexes instead.
             return await client.session.send_request(request, types.CallToolResult)
 
-        result = await self.connection.request(send)
+        result: types.CallToolResult | None = None
+        with anyio.move_on_after(self.call_timeout):
+            result = await self.connection.request(send, tool_call=True)
+        if result is None:
+            raise lg.ProviderError(
+                f"MCP tool {name} exceeded call_timeout ({self.call_timeout:g} s); "
+                "raise the Toolset's call_timeout for a slow tool"
+            )
         converted = convert_result(
-            result, tool_name=name, output_validator=self.output_validator, bounds=self.bounds
+            result,
+            tool_name=name,
+            output_validator=self.output_validator,
+            bounds=self.bounds,
+            max_depth=type(tool).max_input_depth,
         )
         value = self.toolset.map_result(
             converted.value,

@@ -31,8 +31,9 @@ class _CallbackFailure(Exception):
 class Toolset:
     """Subclass it and implement ``client(binding)``; ``await tools(binding)`` discovers.
 
-    Every ``max_*`` attribute bounds what an untrusted server may send; see
-    docs/mcp.md for what each limit measures.
+    Every ``max_*`` attribute bounds what an untrusted server may send, and
+    ``discovery_timeout`` / ``call_timeout`` (seconds) how long it may take;
+    see docs/mcp.md for what each limit measures.
     """
 
     optional: ClassVar[bool] = False
@@ -47,8 +48,14 @@ class Toolset:
     max_regex_bytes: ClassVar[int] = 64 * 1024
     max_total_regex_bytes: ClassVar[int] = 1024 * 1024
     max_images: ClassVar[int] = 20
-    max_image_bytes: ClassVar[int] = 16 * 1024 * 1024
-    max_total_image_bytes: ClassVar[int] = 64 * 1024 * 1024
+    max_image_bytes: ClassVar[int] = 8 * 1024 * 1024
+    max_total_image_bytes: ClassVar[int] = 12 * 1024 * 1024
+    max_result_bytes: ClassVar[int] = 16 * 1024 * 1024
+    max_content_blocks: ClassVar[int] = 1000
+    max_error_bytes: ClassVar[int] = 64 * 1024
+
+    discovery_timeout: ClassVar[float] = 60.0
+    call_timeout: ClassVar[float] = 600.0
 
     def client(self, binding: lg.Binding) -> mcp.Client:
         """Return a fresh, unconnected ``mcp.Client``; discovery connects and owns it."""
@@ -81,38 +88,58 @@ class Toolset:
         binding = lg.Binding() if binding is None else binding
         toolset = cls()
         if not instrumentation.active():
-            return await toolset._discover(binding)
+            return await toolset._discover_or_skip(binding, None)
         with instrumentation.measure(
             "mcp_discovery", toolset=cls.__name__, outcome="error", tool_count=0, error_type=None
         ) as measurement:
             try:
-                classes = await toolset._discover(binding)
+                classes = await toolset._discover_or_skip(binding, measurement.payload)
             except BaseException as error:
                 measurement.payload["error_type"] = type(error).__name__
                 measurement.payload["outcome"] = _outcome(error)
                 raise
-            measurement.payload["outcome"] = "success"
+            if measurement.payload["error_type"] is None:
+                measurement.payload["outcome"] = "success"
             measurement.payload["tool_count"] = len(classes)
             return classes
 
-    async def _discover(self, binding: lg.Binding) -> list[type[lg.Tool]]:
-        run = binding.run
-        context: lg.RunContext | None = run.context if run is not None else None
+    async def _discover_or_skip(
+        self, binding: lg.Binding, payload: dict[str, Any] | None
+    ) -> list[type[lg.Tool]]:
+        """Discover; with ``optional = True`` a provider failure is reported, and no tools."""
         try:
-            if context is None:
-                return await self._connect_and_list(binding, run)
-            with context.guard():
-                return await self._connect_and_list(binding, run)
+            return await self._discover(binding)
         except _CallbackFailure as failure:
             raise failure.original from None
         except (lg.ProviderError, lg.ToolError) as error:
             if not self.optional:
                 raise
+            if payload is not None:
+                payload["error_type"] = type(error).__name__
             self.on_error(error, binding=binding)  # its own exceptions propagate unchanged
             return []
 
+    async def _discover(self, binding: lg.Binding) -> list[type[lg.Tool]]:
+        run = binding.run
+        context: lg.RunContext | None = run.context if run is not None else None
+        if context is None:
+            return await self._within_discovery_timeout(binding, run)
+        with context.guard():
+            return await self._within_discovery_timeout(binding, run)
+
+    async def _within_discovery_timeout(self, binding: lg.Binding, run: Any) -> list[type[lg.Tool]]:
+        timeout = _positive_seconds(type(self), "discovery_timeout")
+        with anyio.move_on_after(timeout) as scope:
+            return await self._connect_and_list(binding, run)
+        assert scope.cancelled_caught
+        raise lg.ProviderError(
+            f"MCP discovery exceeded discovery_timeout ({timeout:g} s); "
+            "raise the Toolset's discovery_timeout for a slow server"
+        )
+
     async def _connect_and_list(self, binding: lg.Binding, run: Any) -> list[type[lg.Tool]]:
         bounds = Bounds.of(type(self))
+        call_timeout = _positive_seconds(type(self), "call_timeout")
         client = await _async_callback(self.client, binding)
         if not isinstance(client, mcp.Client):
             raise lg.ConfigurationError(
@@ -123,12 +150,12 @@ class Toolset:
             raise lg.ConfigurationError(
                 f"{type(self).__name__}.client() must return a fresh, unconnected mcp.Client"
             )
-        connection = Connection(client)
+        connection = Connection(client, bounds)
         try:
             await connection.open()
             listing = await _list_all(connection, CatalogMeter(bounds), bounds)
             owner: Owner = "run" if run is not None else "instances"
-            classes = self._build(listing, connection, binding, bounds, owner)
+            classes = self._build(listing, connection, binding, bounds, owner, call_timeout)
             if run is not None:
                 run.register(connection)
             elif not classes:
@@ -145,6 +172,7 @@ class Toolset:
         binding: lg.Binding,
         bounds: Bounds,
         owner: Owner,
+        call_timeout: float,
     ) -> list[type[lg.Tool]]:
         classes: list[type[lg.Tool]] = []
         names: dict[str, str] = {}
@@ -157,6 +185,7 @@ class Toolset:
                 bounds=bounds,
                 output_validator=validator,
                 owner=owner,
+                call_timeout=call_timeout,
             )
             generated = generate_tool_class(remote)
             mapped = _callback(self.map_tool, generated, mcp_tool=mcp_tool, binding=binding)
@@ -206,6 +235,13 @@ async def _list_all(
 
 async def _list_page(client: mcp.Client, *, cursor: str | None) -> types.ListToolsResult:
     return await client.list_tools(cursor=cursor)
+
+
+def _positive_seconds(owner: type, name: str) -> float:
+    value = getattr(owner, name)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise TypeError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(value)
 
 
 def _outcome(error: BaseException) -> str:

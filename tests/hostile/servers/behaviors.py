@@ -1,0 +1,105 @@
+"""What a hostile MCP server answers, as raw bytes: shared by the stdio and HTTP servers.
+
+Each behavior answers ``server/discover`` and ``tools/list`` like an honest
+2026-07-28 server with one tool, ``probe``, and misbehaves on ``tools/call``
+(or, for ``silent-list``, on ``tools/list``). Answers are produced in chunks,
+so a server can send a gigabyte without holding it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+CHUNK = 1 << 20
+SECRET = "postgres://admin:SECRET@db/prod is unreachable"
+
+DISCOVER = {
+    "supportedVersions": ["2026-07-28"],
+    "capabilities": {"tools": {}},
+    "resultType": "complete",
+    "ttlMs": 0,
+    "cacheScope": "public",
+}
+LISTING = {
+    "tools": [{"name": "probe", "description": "Probe.", "inputSchema": {"type": "object"}}],
+    "resultType": "complete",
+    "ttlMs": 0,
+    "cacheScope": "public",
+}
+
+
+class Silent(Exception):
+    """The request gets no answer at all."""
+
+
+class Exit(Exception):
+    """The server process exits instead of answering."""
+
+
+def answer(request: dict[str, Any], behavior: str, size: int) -> Iterator[bytes]:
+    """The raw answer (ending in a newline) to one request; nothing for a notification."""
+    if "id" not in request:
+        return iter(())
+    key = json.dumps(request["id"])
+    method = request.get("method")
+    if method == "server/discover":
+        return _line(key, "result", DISCOVER)
+    if method == "tools/list":
+        if behavior == "silent-list":
+            raise Silent
+        return _line(key, "result", LISTING)
+    if method != "tools/call":
+        return _line(key, "error", {"code": -32601, "message": "Method not found"})
+    return _call(key, behavior, size)
+
+
+def _call(key: str, behavior: str, size: int) -> Iterator[bytes]:
+    text_block = {"type": "text", "text": "ok"}
+    if behavior == "ok":
+        return _line(key, "result", {"content": [text_block], "resultType": "complete"})
+    if behavior == "huge":
+        return _huge(key, size)
+    if behavior == "blocks":
+        blocks = [{"type": "text", "text": ""}] * size
+        return _line(key, "result", {"content": blocks, "resultType": "complete"})
+    if behavior == "error-text":
+        return _line(key, "error", {"code": -32602, "message": "e" * size})
+    if behavior == "secret":
+        return _line(key, "error", {"code": size, "message": SECRET})
+    if behavior == "deep":
+        nested: Any = []
+        for _ in range(size):
+            nested = [nested]
+        result = {"content": [], "structuredContent": {"tree": nested}, "resultType": "complete"}
+        return _line(key, "result", result)
+    if behavior == "invalid-utf8":
+        return iter([b'{"jsonrpc": "2.0", "id": ' + key.encode() + b', "result": "\xff\xfe"}\n'])
+    if behavior == "surrogate":
+        raw = '{"content": [{"type": "text", "text": "\\ud83d"}], "resultType": "complete"}'
+        return iter([f'{{"jsonrpc": "2.0", "id": {key}, "result": {raw}}}\n'.encode()])
+    if behavior == "null-result":
+        return iter([f'{{"jsonrpc": "2.0", "id": {key}, "result": null}}\n'.encode()])
+    if behavior == "garbage":
+        return iter([b"this is not JSON-RPC\n"])
+    if behavior == "silent":
+        raise Silent
+    if behavior == "exit":
+        raise Exit
+    raise ValueError(f"unknown behavior {behavior!r}")
+
+
+def _line(key: str, field: str, value: Any) -> Iterator[bytes]:
+    yield f'{{"jsonrpc": "2.0", "id": {key}, "{field}": {json.dumps(value)}}}\n'.encode()
+
+
+def _huge(key: str, size: int) -> Iterator[bytes]:
+    """A text result of ``size`` bytes, never held whole."""
+    opening = '{"jsonrpc": "2.0", "id": %s, "result": {"content": [{"type": "text", "text": "'
+    yield (opening % key).encode()
+    chunk = b"a" * CHUNK
+    for _ in range(size // CHUNK):
+        yield chunk
+    yield b"a" * (size % CHUNK)
+    yield b'"}], "resultType": "complete"}}\n'
