@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 
-from .errors import CleanupError
+from .errors import CleanupError, ConfigurationError
 
-__all__ = ["close_after", "close_all", "close_resource"]
+__all__ = [
+    "DEFAULT_CLOSE_TIMEOUT",
+    "check_close_timeout",
+    "close_after",
+    "close_all",
+    "close_resource",
+]
 
 
 async def close_resource(resource: Any) -> None:
@@ -20,27 +28,55 @@ async def close_resource(resource: Any) -> None:
         await outcome
 
 
-async def close_all(resources: Sequence[object], what: str) -> None:
-    """Close ``resources`` in reverse order, shielded from cancellation.
+DEFAULT_CLOSE_TIMEOUT = 10.0
+
+
+def check_close_timeout(value: object, owner: str) -> float:
+    """``value`` as a close timeout: a positive, finite number of seconds."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+        raise ConfigurationError(f"{owner}.close_timeout must be a positive number of seconds")
+    return float(value)
+
+
+async def close_all(
+    resources: Sequence[object], what: str, *, each_within: float = DEFAULT_CLOSE_TIMEOUT
+) -> None:
+    """Close ``resources`` in reverse order, each shielded from cancellation for at most
+    ``each_within`` seconds.
 
     Every close is attempted, even after one raised a control-flow error
-    (that error is re-raised at the end). Otherwise, if any close failed,
-    ``CleanupError`` lists them all.
+    (that error is re-raised at the end). A close still running after
+    ``each_within`` is abandoned and counts as a failure naming the resource.
+    If any close failed, ``CleanupError`` lists them all. A cancellation of
+    the caller that arrived meanwhile is raised afterwards, with the failures
+    as a note.
     """
     failures: list[BaseException] = []
     interrupt: BaseException | None = None
     seen: set[int] = set()
-    with anyio.CancelScope(shield=True):
-        for resource in reversed(resources):
-            if id(resource) in seen:
-                continue
-            seen.add(id(resource))
+    for resource in reversed(resources):
+        if id(resource) in seen:
+            continue
+        seen.add(id(resource))
+        with anyio.CancelScope(shield=True) as scope:
+            scope.deadline = anyio.current_time() + each_within
             try:
                 await close_resource(resource)
             except Exception as error:
                 failures.append(error)
             except BaseException as error:
                 interrupt = interrupt or error
+        if scope.cancelled_caught:
+            failures.append(
+                TimeoutError(
+                    f"{resource!r} did not close within {each_within:g} s and was abandoned"
+                )
+            )
+    if interrupt is None:
+        try:
+            await anyio.lowlevel.checkpoint_if_cancelled()
+        except BaseException as error:  # the caller's cancel scope was cancelled meanwhile
+            interrupt = error
     if interrupt is not None:
         if failures:
             interrupt.add_note(str(CleanupError.from_failures(what, failures)))

@@ -84,7 +84,7 @@ class CancellationToken:
         Returns a function that removes the listener. If the token is already
         cancelled, ``callback`` runs at once.
         """
-        schedule = _threadsafe_scheduler()
+        schedule = threadsafe_scheduler()
         key = object()
         with self._lock:
             if not self._cancelled:
@@ -102,7 +102,7 @@ def _nothing() -> None:
     return None
 
 
-def _threadsafe_scheduler() -> Callable[[Callable[[], object]], object]:
+def threadsafe_scheduler() -> Callable[[Callable[[], object]], object]:
     """How another thread hands a callback to the running event loop.
 
     ``asyncio.get_running_loop()`` is checked first because it is ~10x cheaper

@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 
-from ._closing import close_after, close_all
+from ._closing import DEFAULT_CLOSE_TIMEOUT, check_close_timeout, close_after, close_all
 from .binding import Binding
 from .context import RunContext
 from .errors import ConfigurationError, ToolError
@@ -32,7 +32,20 @@ class ToolRegistry:
     registry holds is owned by it and closed once when it closes.
     """
 
-    def __init__(self, entries: Any = (), *, binding: Binding | None = None) -> None:
+    # Seconds each tool's close() may take when the registry closes; past it the
+    # tool is abandoned and named in the CleanupError.
+    close_timeout: float = DEFAULT_CLOSE_TIMEOUT
+
+    def __init__(
+        self,
+        entries: Any = (),
+        *,
+        binding: Binding | None = None,
+        close_timeout: float | None = None,
+    ) -> None:
+        self.close_timeout = check_close_timeout(
+            type(self).close_timeout if close_timeout is None else close_timeout, "ToolRegistry"
+        )
         self.binding = Binding() if binding is None else binding
         self._entries = entries
         self._tools: dict[str, Tool] = {}
@@ -78,7 +91,7 @@ class ToolRegistry:
         self._state = "closed"
         owned, self._owned = self._owned, []
         self._tools.clear()
-        await close_all(owned, "the registry's tools")
+        await close_all(owned, "the registry's tools", each_within=self.close_timeout)
 
     close = aclose  # so that a Run can own a registry: run.register(registry)
 
@@ -189,6 +202,8 @@ class ToolRegistry:
             if not any(held is previous for held in self._tools.values()):
                 # Shielded and collected like every other close: once it is no longer
                 # owned, an interrupted close would never be retried.
-                await close_all([previous], f"the replaced tool {name}")
+                await close_all(
+                    [previous], f"the replaced tool {name}", each_within=self.close_timeout
+                )
             return
         self._tools[name] = tool

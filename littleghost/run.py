@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, TypeVar
 
-from ._closing import close_after, close_all
+from ._closing import DEFAULT_CLOSE_TIMEOUT, check_close_timeout, close_after, close_all
 from ._frozen import freeze
 from .context import RunContext
 from .errors import ConfigurationError
@@ -42,9 +42,20 @@ class Run:
     ``response``.
     """
 
+    # Seconds each resource's close() may take when the run ends; past it the
+    # resource is abandoned and named in the CleanupError.
+    close_timeout: float = DEFAULT_CLOSE_TIMEOUT
+
     def __init__(
-        self, invocation: Invocation | None = None, context: RunContext | None = None
+        self,
+        invocation: Invocation | None = None,
+        context: RunContext | None = None,
+        *,
+        close_timeout: float | None = None,
     ) -> None:
+        self.close_timeout = check_close_timeout(
+            type(self).close_timeout if close_timeout is None else close_timeout, "Run"
+        )
         self.invocation = Invocation() if invocation is None else invocation
         self.context = RunContext() if context is None else context
         self.response: str | None = None
@@ -79,7 +90,7 @@ class Run:
             return
         self._closed = True
         resources, self._resources = self._resources, []
-        await close_all(resources, "the run's resources")
+        await close_all(resources, "the run's resources", each_within=self.close_timeout)
 
     async def __aenter__(self) -> Run:
         return self

@@ -10,12 +10,12 @@ from contextvars import ContextVar
 from typing import Any, ClassVar
 
 import anyio
-import anyio.to_thread
 
 from . import instrumentation
 from ._backtracking import DEFAULT_REGEX_TIMEOUT
 from ._frozen import FrozenDict, freeze
 from ._validation import SchemaValidator, json_problem, schema_problem
+from ._workers import run_in_worker
 from .binding import Binding
 from .context import RunContext
 from .errors import (
@@ -221,10 +221,9 @@ class Tool:
         if self._call_is_async:
             return await self.call(input)
         # A sync call runs in a worker thread so it never blocks other tools; on
-        # cancellation the await returns at once and the thread is abandoned.
-        return await anyio.to_thread.run_sync(
-            functools.partial(self.call, input), abandon_on_cancel=True
-        )
+        # cancellation the await returns at once and the thread is abandoned (it
+        # keeps its slot of the thread limit until it really finishes).
+        return await run_in_worker(functools.partial(self.call, input))
 
 
 def _message(error: ToolError) -> str:
