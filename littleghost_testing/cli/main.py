@@ -8,7 +8,9 @@ tool skipped), 130 interrupted (partial results printed and written).
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(str(error))
     if args.command == "call":
         return call(args, command)
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C stops a run cleanly even where the shell started us with SIGINT ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return _check(args, command)
     except KeyboardInterrupt:  # before the run started: nothing to report

@@ -79,6 +79,7 @@ class Checker:
         self.log = log
         self.report = ServerReport(target.label, options=_summary(options, workers, max_time))
         self._stop = _Stop()
+        self._deadline: float | None = None
         self._violations = 0
         self._lock = threading.Lock()
         self._portals: list[Any] = []
@@ -118,18 +119,21 @@ class Checker:
         reports: dict[str, ToolReport] = {}
         queue = deque(tool.name for tool in planned if tool.called)
         deadline = None if self.max_time is None else time.monotonic() + self.max_time
-        threads = [
+        self._deadline = deadline
+        count = min(self.workers, len(queue))
+        finished = threading.Semaphore(0)
+
+        def worker(index: int) -> None:
+            try:
+                self._worker(index, queue, reports, by_name, deadline, progress)
+            finally:
+                finished.release()
+
+        for index in range(count):
             threading.Thread(
-                target=self._worker,
-                args=(index, queue, reports, by_name, deadline, progress),
-                name=f"littleghost-check-{index}",
-                daemon=True,
-            )
-            for index in range(min(self.workers, len(queue)))
-        ]
-        for thread in threads:
-            thread.start()
-        self._wait(threads, deadline, progress)
+                target=worker, args=(index,), name=f"littleghost-check-{index}", daemon=True
+            ).start()
+        self._wait(finished, count, progress)
         for tool in planned:
             reports.setdefault(tool.name, self._not_run(tool))
         self.report.tools.extend(reports[tool.name] for tool in planned)
@@ -138,16 +142,15 @@ class Checker:
             self.report.options["stopped"] = self._stop.reason
         return self.report
 
-    def _wait(
-        self, threads: list[threading.Thread], deadline: float | None, progress: Progress
-    ) -> None:
+    def _wait(self, finished: threading.Semaphore, count: int, progress: Progress) -> None:
+        """Wait for ``count`` workers; a semaphore, as an interrupted ``join`` can misreport."""
         interrupts = 0
-        while any(thread.is_alive() for thread in threads):
+        while count:
             try:
-                for thread in threads:
-                    thread.join(_POLL_SECONDS)
-                if deadline is not None and time.monotonic() >= deadline:
-                    self._stop.set(f"--max-time {self.max_time:g} s ran out")
+                while count:
+                    if finished.acquire(timeout=_POLL_SECONDS):
+                        count -= 1
+                    self._should_stop()  # notes --max-time running out
             except KeyboardInterrupt:
                 interrupts += 1
                 self._stop.set("interrupted (Ctrl-C)", interrupted=True)
@@ -245,6 +248,8 @@ class Checker:
         return self._stop.interrupted
 
     def _should_stop(self) -> bool:
+        if self._deadline is not None and time.monotonic() >= self._deadline:
+            self._stop.set(f"--max-time {self.max_time:g} s ran out")
         return self._stop.reason is not None
 
     def _not_run(self, planned: PlannedTool) -> ToolReport:

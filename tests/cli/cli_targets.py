@@ -43,3 +43,5 @@ def dotted(topic: str) -> str:
 @colliding.tool(name="a_b", description="Another tool with the same model-safe name.")
 def underscored(topic: str) -> str:
     return topic
+
+empty = FakeMCPServer("empty")

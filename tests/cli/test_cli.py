@@ -202,8 +202,13 @@ def test_the_console_script_runs_as_a_module() -> None:
     done = run_process("check", f"{DEMO}:server", *FAST)
     assert done.returncode == 0, done.stderr
     assert "3 tools (3 checked, 0 skipped), " in done.stdout
-    version = run_process("--version")
-    assert version.returncode == 0 and version.stdout.startswith("littleghost ")
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        run(capsys, "--version")
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == "littleghost 0.1.0\n"
 
 
 @pytest.mark.parametrize(
