@@ -8,7 +8,7 @@ from pathlib import Path
 
 import mcp
 import pytest
-from servers.engine_fakes import JS_STACK, shop
+from servers.engine_fakes import JS_STACK, arm, shop
 from servers.engine_harness import Engine, connected
 
 from littleghost_testing.contracts.fuzzing import FuzzOptions, ServerReport, ToolReport, plan
@@ -20,6 +20,7 @@ OPTIONS = FuzzOptions(examples=8, timeout=5.0, shrink_budget=5.0)
 @pytest.fixture
 def engine(anyio_backend: str) -> Iterator[Engine]:
     url = shop.url  # started before the leak snapshot: it outlives the connection
+    arm()
     try:
         with connected(anyio_backend, lambda: mcp.Client(url)) as engine:
             yield engine

@@ -45,7 +45,6 @@ def ping() -> str:
     description="Never finds anything.",
     input_schema={"type": "object", "properties": {"sku": {"type": "string"}}},
     annotations=READ_ONLY,
-    fault=ErrorResult("no such product"),
 )
 def find(sku: Any = None) -> str:
     return "never"
@@ -55,7 +54,6 @@ def find(sku: Any = None) -> str:
     description="A JSON-RPC error carrying a JavaScript stack.",
     input_schema={"type": "object", "properties": {"sku": {"type": "string"}}},
     annotations=READ_ONLY,
-    fault=JsonRpcError(-32603, JS_STACK),
 )
 def stock(sku: Any = None) -> str:
     return "never"
@@ -76,3 +74,9 @@ def reprice(percent: Any = None) -> str:
 )
 def delete_catalog(confirm: Any = None) -> str:
     return "deleted"
+
+
+def arm() -> None:
+    """Script the faults (``close()`` forgets them): ``find`` never succeeds, ``stock`` leaks."""
+    shop.fault("find", ErrorResult("no such product"))
+    shop.fault("stock", JsonRpcError(-32603, JS_STACK))
