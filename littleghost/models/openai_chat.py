@@ -8,6 +8,7 @@ needs whole answers.
 from __future__ import annotations
 
 import json
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
@@ -69,19 +70,22 @@ class OpenAIChatModel:
         if reserved:
             raise ConfigurationError(f"options cannot set {sorted(reserved)}: the agent sets them")
         self.model = model
-        self.base_url = base_url.rstrip("/")
+        self.base_url = base_url
         self.options = dict(options or {})
         self.timeout = float(timeout)
         self.max_response_bytes = limit
         self._api_key = api_key
         self._http_client = http_client
 
-    def __repr__(self) -> str:  # never shows the API key
-        return f"<OpenAIChatModel {self.model!r} at {self.base_url}>"
+    def __repr__(self) -> str:
+        # Errors quote it: no API key, and no credentials or query from the URL either.
+        return f"<OpenAIChatModel {self.model!r} at {_public(self.base_url)}>"
 
     @property
     def endpoint(self) -> str:
-        return f"{self.base_url}/chat/completions"
+        """``{base_url}/chat/completions``, keeping a query the server needs (``api-version``)."""
+        url = httpx.URL(self.base_url)
+        return str(url.copy_with(path=url.path.rstrip("/") + "/chat/completions"))
 
     async def respond(self, request: ModelRequest) -> ModelResponse:
         """Send the conversation and the tool specifications; map the answer back."""
@@ -136,6 +140,15 @@ class OpenAIChatModel:
                     )
                 chunks.append(chunk)
             return answer.status_code, b"".join(chunks)
+
+
+def _public(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"[{host}]" if ":" in host else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def _wire_message(message: Message) -> dict[str, Any]:

@@ -249,6 +249,9 @@ async def test_a_shared_http_client_is_used_and_left_open():
 def test_configuration_is_checked_and_the_key_never_shown():
     assert SECRET not in repr(model())
     assert repr(model()) == "<OpenAIChatModel 'test-model' at http://models.test/v1>"
+    with_credentials = OpenAIChatModel("m", base_url="https://user:pw@[::1]:8443/v1/?key=k")
+    assert repr(with_credentials) == "<OpenAIChatModel 'm' at https://[::1]:8443/v1/>"
+    assert with_credentials.endpoint == "https://user:pw@[::1]:8443/v1/chat/completions?key=k"
     with pytest.raises(lg.ConfigurationError, match="base_url"):
         OpenAIChatModel("m", base_url="models.test")
     with pytest.raises(lg.ConfigurationError, match="timeout"):
