@@ -1,0 +1,139 @@
+"""Validators compile on first use, yet every invalid schema still fails discovery.
+
+Compiling is most of what a tool costs at discovery, so a schema that cannot
+fail to compile (no regex, no reference) compiles when a tool first validates
+input. These tests hold the promise of docs/mcp.md: an invalid ``inputSchema``
+or ``outputSchema`` is a ``ProtocolError`` at discovery, wherever it sits in a
+catalog of lazily compiled tools.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import jsonschema_rs
+import mcp
+import pytest
+from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
+
+import littleghost as lg
+from littleghost._first_use import compiles_on_first_use
+from littleghost._validation import SchemaValidator, compile_instance_validator
+from littleghost.mcp import Toolset
+from littleghost_testing.leaks import ResourceSnapshot
+
+pytestmark = pytest.mark.anyio
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "tool_schemas"
+
+# Valid against the metaschema, and only compiling finds them wrong.
+COMPILE_FAILURES: list[tuple[str, dict[str, Any]]] = [
+    ("unresolvable $ref", {"type": "object", "properties": {"a": {"$ref": "#/$defs/gone"}}}),
+    ("malformed $id", {"type": "object", "$id": "not a uri %%"}),
+    ("unclosed pattern", {"type": "object", "properties": {"a": {"pattern": "(unclosed"}}}),
+    ("unclosed patternProperties key", {"type": "object", "patternProperties": {"[a-": {}}}),
+]
+METASCHEMA_FAILURE = {"type": "object", "properties": {"a": {"type": "strnig"}}}
+LAZY = {
+    "type": "object",
+    "properties": {"ticket": {"type": "integer", "minimum": 1}, "note": {"type": "string"}},
+    "required": ["ticket"],
+    "additionalProperties": False,
+}
+
+
+def catalog(bad: dict[str, Any]) -> list[dict[str, Any]]:
+    """Forty lazily compiled tools with ``bad`` in the middle."""
+    tools = [tool(f"fine_{i}", inputSchema=LAZY, outputSchema=LAZY) for i in range(40)]
+    tools.insert(20, bad)
+    return tools
+
+
+def toolset(tools: list[dict[str, Any]]) -> type[Toolset]:
+    async def handler(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "tools/list":
+            return page(tools)
+        return text_result("done", structuredContent={"ticket": 1})
+
+    class Scripted(Toolset):
+        def client(self, binding: lg.Binding) -> mcp.Client:
+            return mcp.Client(ScriptedTransport(handler))
+
+    return Scripted
+
+
+INVALID = [
+    *[(f"input-{name}", "inputSchema", schema) for name, schema in COMPILE_FAILURES],
+    *[(f"output-{name}", "outputSchema", schema) for name, schema in COMPILE_FAILURES],
+    ("input-metaschema", "inputSchema", METASCHEMA_FAILURE),
+    ("output-metaschema", "outputSchema", METASCHEMA_FAILURE),
+]
+
+
+@pytest.mark.parametrize(
+    ("field", "schema"), [pytest.param(field, schema, id=name) for name, field, schema in INVALID]
+)
+async def test_an_invalid_schema_fails_discovery(lg_leaks: Any, field: str, schema: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
+    tools = catalog(tool("broken", **{field: schema}))
+    with anyio.fail_after(10), pytest.raises(lg.ProtocolError, match=f"invalid {field}"):
+        await toolset(tools).tools(lg.Binding())
+    await baseline.assert_released()
+
+
+async def test_a_lazily_compiled_tool_validates_on_first_use(lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
+    async with lg.Run() as run:
+        classes = await toolset(catalog(tool("also_fine", inputSchema=LAZY))).tools(
+            lg.Binding(run=run)
+        )
+        fine = {cls.tool_name: cls for cls in classes}["fine_0"](lg.Binding(run=run))
+        rejected = await fine.execute({"ticket": 0, "extra": True}, context=run.context)
+        assert rejected.status == "error"
+        assert rejected.content == (
+            "Invalid tool input: $.ticket must be >= 1; $.extra is not allowed"
+        )
+        accepted = await fine.execute({"ticket": 7, "note": "ok"}, context=run.context)
+        assert accepted.is_success
+        assert accepted.value == {"ticket": 1}
+    await baseline.assert_released()
+
+
+@pytest.mark.parametrize(("name", "schema"), COMPILE_FAILURES)
+def test_a_schema_that_can_fail_to_compile_compiles_at_once(name: str, schema: Any) -> None:
+    assert jsonschema_rs.meta.is_valid(schema)
+    assert not compiles_on_first_use(schema, json.dumps(schema))
+    with pytest.raises(lg.ConfigurationError, match="Invalid input schema"):
+        SchemaValidator(schema)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"$schema": "http://json-schema.org/draft-04/schema#", "id": "urn:x", "type": "object"},
+        {"type": "object", "properties": {"a": {"$schema": "https://example.com/meta"}}},
+        {"type": "object", "$dynamicRef": "#node"},
+        {"type": "object", "$anchor": "node"},
+    ],
+    ids=["draft-04 id", "nested $schema", "$dynamicRef", "$anchor"],
+)
+def test_references_and_base_uris_compile_at_once(schema: Any) -> None:
+    assert not compiles_on_first_use(schema, json.dumps(schema))
+
+
+def test_every_corpus_schema_deemed_infallible_compiles() -> None:
+    """The rule on real schemas: each one left for first use does compile."""
+    lazy = 0
+    for path in sorted(CORPUS.glob("*.json")):
+        for listed in json.loads(path.read_text(encoding="utf-8"))["tools"]:
+            for field in ("inputSchema", "outputSchema"):
+                schema = listed.get(field)
+                if schema is None or not compiles_on_first_use(schema, json.dumps(schema)):
+                    continue
+                lazy += 1
+                if jsonschema_rs.meta.is_valid(schema):
+                    compile_instance_validator(schema)
+    assert lazy > 1000  # most real schemas: no regex, no reference
