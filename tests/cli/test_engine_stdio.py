@@ -31,6 +31,7 @@ def test_only_read_only_tools_are_called_without_consent(
             "slow": True,
             "leaky": True,
             "leaky_rpc": True,
+            "die": True,
             "nine_keys": True,
         }
         assert planned["write_note"].reason == (
@@ -145,6 +146,19 @@ def test_shrinking_reduces_an_input_to_the_keys_that_matter(
     assert group.example.input == {"a": 0, "b": 0}
     clashes = [args for tool, args in recorded(records) if {"a", "b"} <= set(args)]
     assert max(len(args) for args in clashes) > 2  # found with more keys than it needs
+
+
+def test_a_dying_server_is_a_crash_and_the_tool_stops(anyio_backend: str, tmp_path: Path) -> None:
+    records = tmp_path / "calls.jsonl"
+    with connected(anyio_backend, raw_client(records)) as engine:
+        report = engine.fuzz("die", FAST)
+        after = engine.fuzz("leaky", FAST)
+    assert report.crashed and kinds(report) == {"crash": 1}
+    assert report.groups[0].example.observed.startswith("MCP connection closed")
+    assert report.notes == ["stopped: the connection closed"]
+    # The connection stays closed: the caller must reconnect before the next tool.
+    assert after.crashed and after.calls == 1
+    assert [tool for tool, _ in recorded(records)] == ["die"]
 
 
 @pytest.mark.parametrize("stop", ["deadline", "should_stop"])

@@ -11,6 +11,7 @@ Run: ``python engine_raw.py RECORDS_FILE``.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -69,6 +70,12 @@ TOOLS: list[dict[str, Any]] = [
     {
         "name": "leaky_rpc",
         "description": "A JSON-RPC error showing a database URL with its password.",
+        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+        "annotations": READ_ONLY,
+    },
+    {
+        "name": "die",
+        "description": "Exits mid-call, like a server that crashes.",
         "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
         "annotations": READ_ONLY,
     },
@@ -141,6 +148,8 @@ def call(ident: Any, name: str, arguments: dict[str, Any]) -> str:
         return text(ident, TRACEBACK, is_error=True)
     if name == "leaky_rpc":
         return error(ident, -32603, "cannot reach postgres://admin:hunter2@db.internal/notes")
+    if name == "die":
+        os._exit(3)
     if name == "nine_keys":
         if "a" in arguments and "b" in arguments:
             return error(ident, -32603, "a and b clash")
