@@ -70,6 +70,8 @@ def _check(args: Any, command: list[str]) -> int:
             write_plan(target.label, planned, sys.stdout)
             return EXIT_OK if any(tool.called for tool in planned) else _nothing(planned)
         report = checker.report
+        if planned is not None and args.verbose:
+            write_plan(target.label, planned, sys.stderr)
         if planned is not None:
             called = sum(tool.called for tool in planned)
             with Progress(called, quiet=args.quiet or not called) as progress:

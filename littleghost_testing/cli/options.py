@@ -194,7 +194,7 @@ def _check(commands: Any) -> argparse.ArgumentParser:
     out.add_argument("--junit-xml", type=Path, metavar="PATH", help="write a JUnit XML report")
     out.add_argument("-q", "--quiet", action="store_true", help="no progress, only the summary")
     out.add_argument(
-        "-v", "--verbose", action="store_true", help="every finding, notes and the plan"
+        "-v", "--verbose", action="store_true", help="also print the plan first, and every note"
     )
     return check
 
