@@ -62,6 +62,8 @@ async def close_all(
             scope.deadline = anyio.current_time() + each_within
             try:
                 await close_resource(resource)
+            except anyio.get_cancelled_exc_class():
+                raise  # shielded: only the deadline cancels it, and the scope absorbs that
             except Exception as error:
                 failures.append(error)
             except BaseException as error:

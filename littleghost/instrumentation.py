@@ -19,12 +19,15 @@ from typing import Any
 
 from opentelemetry import trace
 
-__all__ = ["Event", "Subscription", "subscribe"]
+__all__ = ["Event", "Subscription", "record_exception_messages", "subscribe"]
 
 _logger = logging.getLogger("littleghost.instrumentation")
 _tracer = trace.get_tracer("littleghost")
 _lock = threading.Lock()
 _subscribers: tuple[Callable[[Event], object], ...] = ()
+# Exception messages may hold secrets (a URL with a password, a query); operators
+# can keep them out of events and spans, leaving only the exception's type.
+_exception_messages = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +37,10 @@ class Event:
     name: str
     payload: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     duration: float | None = None
+    # The exception itself, message and all; None when messages are not recorded.
     error: BaseException | None = None
+    # The exception's qualified type name, always recorded when the operation raised.
+    error_type: str | None = None
 
 
 class Subscription:
@@ -80,12 +86,28 @@ def active() -> bool:
     return bool(_subscribers) or _tracing()
 
 
+def record_exception_messages(enabled: bool) -> None:
+    """Whether events and spans record exception messages (the default) or types only.
+
+    With ``False``, ``Event.error`` is None (``Event.error_type`` still names the
+    type) and span exception events carry ``exception.type`` alone.
+    """
+    global _exception_messages
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be a bool, not {type(enabled).__name__}")
+    _exception_messages = enabled
+
+
 def emit(event: Event) -> None:
-    """Deliver ``event``; a failing subscriber is logged, never raised into tool code."""
+    """Deliver ``event``; a failing subscriber is logged, never raised into tool code.
+
+    Whatever it raises: a cancellation or ``KeyboardInterrupt`` from a
+    subscriber belongs to the subscriber, not to the tool call it observed.
+    """
     for callback in _subscribers:
         try:
             callback(event)
-        except Exception:
+        except BaseException:
             _logger.exception("instrumentation subscriber %r failed", callback)
 
 
@@ -117,10 +139,27 @@ def measure(name: str, **payload: Any) -> Iterator[Measurement]:
                 if isinstance(value, str | bool | int | float):
                     span.set_attribute(f"littleghost.{key}", value)
             if error is not None:
-                span.record_exception(error)
+                if _exception_messages:
+                    span.record_exception(error)
+                else:
+                    span.add_event("exception", {"exception.type": _type_name(error)})
                 span.set_status(trace.Status(trace.StatusCode.ERROR, type(error).__name__))
             span.end()
-        emit(Event(name, MappingProxyType(dict(measurement.payload)), duration, error))
+        recorded = MappingProxyType(dict(measurement.payload))
+        if error is None:
+            emit(Event(name, recorded, duration))
+        else:
+            shown = error if _exception_messages else None
+            emit(Event(name, recorded, duration, shown, _type_name(error)))
+
+
+def _type_name(error: BaseException) -> str:
+    kind = type(error)
+    return (
+        kind.__qualname__
+        if kind.__module__ == "builtins"
+        else f"{kind.__module__}.{kind.__qualname__}"
+    )
 
 
 def _tracing() -> bool:

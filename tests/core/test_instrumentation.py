@@ -286,6 +286,7 @@ class RecordingSpan(trace.NonRecordingSpan):
         self.attributes: dict[str, Any] = dict(attributes or {})
         self.status: trace.Status | None = None
         self.exceptions: list[BaseException] = []
+        self.events: list[tuple[str, dict[str, Any]]] = []
         self.ends = 0
 
     def is_recording(self) -> bool:
@@ -310,6 +311,9 @@ class RecordingSpan(trace.NonRecordingSpan):
         escaped: bool = False,
     ) -> None:
         self.exceptions.append(exception)
+
+    def add_event(self, name: str, attributes: Any = None, timestamp: int | None = None) -> None:
+        self.events.append((name, dict(attributes or {})))
 
     def end(self, end_time: int | None = None) -> None:
         self.ends += 1
