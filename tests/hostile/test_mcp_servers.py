@@ -67,6 +67,16 @@ async def test_an_oversized_result_is_refused_at_the_bound(lg_leaks: Leaks, tran
     assert_failed(second, lg.ProtocolError, "max_result_bytes (1048576)")
 
 
+@pytest.mark.parametrize("size", [200_000, 8 * MIB])
+async def test_server_sent_events_are_bounded_per_event(lg_leaks: Leaks, size: int) -> None:
+    first, second, _ = await call_twice(lg_leaks, "http", "sse-huge", size, max_result_bytes=MIB)
+    if size < MIB:
+        assert first.value == second.value == "a" * size
+    else:
+        assert_failed(first, lg.ProtocolError, "max_result_bytes (1048576): an event longer")
+        assert_failed(second, lg.ProtocolError, "max_result_bytes (1048576): an event longer")
+
+
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_too_many_content_blocks(lg_leaks: Leaks, transport: str) -> None:
     first, _, _ = await call_twice(lg_leaks, transport, "blocks", 5000, max_content_blocks=100)
@@ -260,6 +270,8 @@ async def test_optional_discovery_reports_its_failure(lg_leaks: Leaks) -> None:
 
 @pytest.mark.parametrize("name", ["discovery_timeout", "call_timeout"])
 @pytest.mark.parametrize("value", [0, -1, "5", True])
-async def test_timeouts_must_be_positive_numbers(name: str, value: Any) -> None:
+async def test_timeouts_must_be_positive_numbers(lg_leaks: Leaks, name: str, value: Any) -> None:
+    baseline = lg_leaks()
     with pytest.raises(TypeError, match=f"{name} must be a positive number of seconds"):
         await toolset(lambda: mcp.Client("http://127.0.0.1:9/mcp"), **{name: value}).tools()
+    await baseline.assert_released()

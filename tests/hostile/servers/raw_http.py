@@ -1,8 +1,9 @@
 """A hostile MCP server over HTTP: raw HTTP/1.1 on a socket, no SDK, no ASGI server.
 
 ``python -m tests.hostile.servers.raw_http BEHAVIOR [SIZE]`` prints its port,
-then answers every POST per ``behaviors``; ``mute`` accepts connections and
-never answers anything (a server that hangs discovery).
+then answers every POST per ``behaviors``, as a JSON body -- or, for
+``sse-BEHAVIOR``, as one ``text/event-stream`` event. ``mute`` accepts
+connections and never answers anything (a server that hangs discovery).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ _FOREVER = 3600
 
 
 async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    behavior = sys.argv[1]
+    behavior = sys.argv[1].removeprefix("sse-")
+    events = sys.argv[1].startswith("sse-")
     size = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     try:
         head = await reader.readuntil(b"\r\n\r\n")
@@ -44,12 +46,15 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
             return
         except Exit:
             return  # drop the connection without an answer
-        writer.write(
-            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
-        )
-        for chunk in chunks:
+        kind = b"text/event-stream" if events else b"application/json"
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: " + kind + b"\r\nConnection: close\r\n\r\n")
+        if events:
+            writer.write(b"event: message\ndata: ")
+        for chunk in chunks:  # the answer ends with a newline: a blank line ends the event
             writer.write(chunk)
             await writer.drain()
+        if events:
+            writer.write(b"\n")
     except (ConnectionError, asyncio.IncompleteReadError):
         pass
     finally:
