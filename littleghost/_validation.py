@@ -49,6 +49,10 @@ FULL_REPORT_VALUES = 1_000
 # Schemas are the application's (or an MCP server's): deeper than this is a
 # ConfigurationError, before the recursive metaschema check can overflow.
 MAX_SCHEMA_DEPTH = 128
+# Input that reuses the same containers (only programmatic callers can) counts
+# every occurrence: past this many values it is invalid, as validating it would
+# visit them all.
+MAX_EXPANDED_VALUES = 10_000_000
 # Backtracking steps one match of a lookaround patternProperties pattern may take.
 PATTERN_PROPERTIES_STEPS = 1_000_000
 # No depth limit: for trusted callers (tests, the testing kit); cycles are still caught.
@@ -634,14 +638,16 @@ def _locate_problem(value: Any, max_depth: int, *, mappings: bool = False) -> Vi
     objects = Mapping if mappings else dict
     open_: dict[int, _Visit] = {}
     heights: dict[int, int] = {}  # finished containers: how many levels they hold
+    sizes: dict[int, int] = {}  # ... and how many values, shared ones counted each time
     stack: list[tuple[_Visit, bool]] = [(_Visit(value, None, None, 0), False)]
     while stack:
         visit, leaving = stack.pop()
         item = visit.value
         if leaving:
             del open_[id(item)]
-            children = item.values() if isinstance(item, objects) else item
+            children = list(item.values() if isinstance(item, objects) else item)
             heights[id(item)] = 1 + max((heights.get(id(c), 0) for c in children), default=0)
+            sizes[id(item)] = 1 + sum(sizes.get(id(c), 1) for c in children)
             continue
         if isinstance(item, str):
             if not mappings and _has_surrogate(item):
@@ -687,6 +693,10 @@ def _locate_problem(value: Any, max_depth: int, *, mappings: bool = False) -> Vi
         stack.append((visit, True))
         entries = list(item.items()) if isinstance(item, objects) else list(enumerate(item))
         stack.extend((_Visit(child, key, visit, depth), False) for key, child in reversed(entries))
+    if not mappings and sizes.get(id(value), 1) > MAX_EXPANDED_VALUES:
+        # Shared values are fine, but validating visits each occurrence.
+        limit = f"{MAX_EXPANDED_VALUES:,}"
+        return Violation("$", "type", f"$ repeats shared values until it holds over {limit} values")
     return None
 
 

@@ -155,6 +155,16 @@ async def test_shared_values_that_form_no_cycle_are_valid() -> None:
     assert result.content == "Invalid tool input: $ is nested deeper than 64 levels"
 
 
+async def test_shared_values_that_expand_past_the_bound_are_invalid() -> None:
+    doubling: Any = [1]
+    for _ in range(60):
+        doubling = [doubling, doubling]  # 61 containers, 2**60 values once unrolled
+    result = await Tree().execute({"tree": doubling})
+    assert result.content == (
+        "Invalid tool input: $ repeats shared values until it holds over 10,000,000 values"
+    )
+
+
 class StrRaises(lg.ToolError):
     def __str__(self) -> str:
         raise RuntimeError("secret: postgres://admin:hunter2@db")
