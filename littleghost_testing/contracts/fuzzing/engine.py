@@ -78,8 +78,9 @@ def fuzz_tool(
 
     ``deadline`` is a ``time.monotonic()`` value; it and ``should_stop`` are
     checked between calls. ``on_call`` sees the report after every call.
-    ``faults``, attached to the tool's client, tells unparseable answers
-    from timeouts.
+    ``faults``, attached to the tool's client, reports an unparseable answer
+    after ``FAULT_GRACE_SECONDS`` rather than the timeout (littleghost's own
+    connections already fail such a call at once).
     """
     planned = tool if isinstance(tool, PlannedTool) else plan([tool], options)[0]
     report = ToolReport(
@@ -255,7 +256,7 @@ class _ToolRun:
                 continue
             valid = found[0].valid
             probes = self._valid_probes() if valid else self._invalid_probes()
-            if isinstance(probes, str) or not any(_generated(f) for f in found):
+            if isinstance(probes, str):
                 continue
 
             label = f"{'valid' if valid else 'invalid'} {kind} {keyword}"
@@ -389,10 +390,6 @@ def _has_invalid_objects(schema: Any) -> bool:
 
 def _probe(broken: InvalidInput) -> Probe:
     return Probe(broken.value, valid=False, keyword=broken.keyword, path=broken.path)
-
-
-def _generated(finding: Finding) -> bool:
-    return finding.input is not None
 
 
 def _size(finding: Finding) -> tuple[int, str]:
