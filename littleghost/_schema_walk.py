@@ -26,21 +26,24 @@ class _Unfit(Exception):
     """The value needs the slow path."""
 
 
+_set_nesting = FrozenDict._nesting.__set__
+
+
 def freeze_within(schema: Any, max_depth: int) -> Any | None:
     """``freeze(schema)`` for a tree of exact JSON types at most ``max_depth`` containers deep.
 
-    ``None`` if it is not one (nested deeper, a container met twice, another
-    type): then check it with the slow path first.
+    ``None`` if it is not one (nested deeper, a cycle, another type): then
+    check it with the slow path first. A frozen object remembers the bound,
+    so ``nests_within`` answers for it without walking it again. A container
+    met twice is copied where it appears, as ``freeze`` does.
     """
-    seen: set[int] = set()
 
     def walk(value: Any, depth: int) -> Any:
         kind = type(value)
         if kind in _ATOMS:
             return value
-        if depth > max_depth or id(value) in seen:
-            raise _Unfit
-        seen.add(id(value))
+        if depth > max_depth:
+            raise _Unfit  # too deep, or a cycle
         depth += 1
         if kind is dict:
             for key in value:
@@ -56,9 +59,12 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
         raise _Unfit
 
     try:
-        return walk(schema, 1)
+        frozen = walk(schema, 1)
     except _Unfit:
         return None
+    if type(frozen) is FrozenDict:
+        _set_nesting(frozen, max_depth)
+    return frozen
 
 
 def nests_within(schema: Any, max_depth: int) -> bool:
@@ -66,6 +72,8 @@ def nests_within(schema: Any, max_depth: int) -> bool:
 
     ``False`` also for anything unusual (see ``freeze_within``): the slow path decides.
     """
+    if type(schema) is FrozenDict and getattr(schema, "_nesting", max_depth + 1) <= max_depth:
+        return True  # frozen by ``freeze_within`` under this bound or a stricter one
     seen: set[int] = set()
     level: list[Any] = [schema]
     depth = 1  # of the containers in ``level``
