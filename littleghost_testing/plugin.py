@@ -7,7 +7,7 @@ Registered through the ``pytest11`` entry point, so it is active as soon as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -25,6 +25,7 @@ pytest_plugins = ["littleghost_testing.agent_fixtures"]
 
 __all__ = [
     "fake_mcp_server",
+    "fake_mcp_server_factory",
     "lg_events",
     "lg_leaks",
     "run_context",
@@ -72,27 +73,64 @@ def lg_leaks() -> Callable[..., ResourceSnapshot]:
 
 
 @pytest.fixture
-def scripted_model() -> Callable[..., ScriptedModel]:
-    """Build a ScriptedModel: ``model = scripted_model(ModelResponse(...), "final text")``."""
+def scripted_model() -> Iterator[Callable[..., ScriptedModel]]:
+    """Build a ScriptedModel: ``model = scripted_model(ModelResponse(...), "final text")``.
 
-    def build(*steps: Step) -> ScriptedModel:
-        return ScriptedModel(*steps)
+    Teardown fails the test if a model still has scripted steps left, unless
+    it was built with ``allow_unused=True``.
+    """
+    models: list[ScriptedModel] = []
 
-    return build
+    def build(*steps: Step, allow_unused: bool = False) -> ScriptedModel:
+        model = ScriptedModel(*steps, allow_unused=allow_unused)
+        models.append(model)
+        return model
+
+    yield build
+    problems = [problem for model in models if (problem := model.unused()) is not None]
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
 
 
 @pytest.fixture
-def fake_mcp_server() -> Iterator[Callable[..., FakeMCPServer]]:
-    """Build FakeMCPServers: ``server = fake_mcp_server("help-center")``; all closed at teardown."""
+def fake_mcp_server_factory() -> Iterator[Callable[..., FakeMCPServer]]:
+    """Build FakeMCPServers: ``server = fake_mcp_server_factory("help-center")``.
+
+    Each is closed at teardown, which then fails the test if a client
+    session it served was left open.
+    """
     from .fake_server import FakeMCPServer
 
     servers: list[FakeMCPServer] = []
 
-    def build(name: str = "fake") -> FakeMCPServer:
-        server = FakeMCPServer(name)
+    def build(name: str = "fake", **options: Any) -> FakeMCPServer:
+        server = FakeMCPServer(name, **options)
         servers.append(server)
         return server
 
     yield build
     for server in servers:
         server.close()
+    left_open = [
+        f"{server.name!r} ({server.sessions_opened - server.sessions_closed} of "
+        f"{server.sessions_opened})"
+        for server in servers
+        if server.sessions_opened != server.sessions_closed
+    ]
+    if left_open:
+        pytest.fail(
+            f"client sessions still open at teardown: {', '.join(left_open)}; "
+            "close every client (`async with server.client() as client:`)",
+            pytrace=False,
+        )
+
+
+@pytest.fixture
+def fake_mcp_server(
+    fake_mcp_server_factory: Callable[..., FakeMCPServer],
+) -> FakeMCPServer:
+    """A ready ``FakeMCPServer`` named ``"fake"``: declare tools on it, then connect.
+
+    Closed and checked at teardown like every server ``fake_mcp_server_factory`` builds.
+    """
+    return fake_mcp_server_factory("fake")

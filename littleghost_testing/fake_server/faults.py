@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
+    "MAX_DELAY_SECONDS",
     "Crash",
     "Delay",
     "ErrorResult",
@@ -21,9 +22,13 @@ __all__ = [
     "Oversized",
     "dump_fault",
     "load_fault",
+    "require_fault",
 ]
 
 _MIB = 1024 * 1024
+
+MAX_DELAY_SECONDS = 3600.0
+"""The longest ``Delay``: longer is a ``Hang()`` in all but name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +36,14 @@ class Delay:
     """Wait ``seconds``, then answer normally."""
 
     seconds: float
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, int | float):
+            raise TypeError(f"Delay seconds must be a number, not {self.seconds!r}")
+        if not 0 <= self.seconds <= MAX_DELAY_SECONDS:
+            raise ValueError(
+                f"Delay seconds must be between 0 and {MAX_DELAY_SECONDS:g}, not {self.seconds!r}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +57,10 @@ class ErrorResult:
 
     text: str = "Tool failed"
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            raise TypeError(f"ErrorResult text must be a str, not {self.text!r}")
+
 
 @dataclass(frozen=True, slots=True)
 class JsonRpcError:
@@ -51,6 +68,12 @@ class JsonRpcError:
 
     code: int = -32603
     message: str = "Internal error"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.code, bool) or not isinstance(self.code, int):
+            raise TypeError(f"JsonRpcError code must be an int, not {self.code!r}")
+        if not isinstance(self.message, str):
+            raise TypeError(f"JsonRpcError message must be a str, not {self.message!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +104,12 @@ class Oversized:
     size: int = 17 * _MIB
     kind: Literal["image", "text"] = "image"
 
+    def __post_init__(self) -> None:
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 0:
+            raise ValueError(f"Oversized size must be a non-negative int, not {self.size!r}")
+        if self.kind not in ("image", "text"):
+            raise ValueError(f"Oversized kind must be 'image' or 'text', not {self.kind!r}")
+
 
 Fault = Delay | Hang | ErrorResult | JsonRpcError | Crash | Malformed | Oversized
 
@@ -88,6 +117,20 @@ _KINDS: dict[str, type[Fault]] = {
     kind.__name__: kind
     for kind in (Delay, Hang, ErrorResult, JsonRpcError, Crash, Malformed, Oversized)
 }
+
+
+_FAULT_TYPES: tuple[type[Fault], ...] = tuple(_KINDS.values())
+
+
+def require_fault(fault: object) -> Fault | None:
+    """``fault`` itself when it is a fault instance (or ``None``); a clear ``TypeError`` if not."""
+    if fault is None or isinstance(fault, _FAULT_TYPES):
+        return fault  # pyright: ignore[reportReturnType]
+    if isinstance(fault, type) and fault in _FAULT_TYPES:
+        name = fault.__name__
+        raise TypeError(f"pass a fault instance, {name}(), not the class {name}")
+    names = ", ".join(kind.__name__ for kind in _FAULT_TYPES)
+    raise TypeError(f"a fault must be an instance of {names} (or None), not {fault!r}")
 
 
 def dump_fault(fault: Fault) -> dict[str, Any]:

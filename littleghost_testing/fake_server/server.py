@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import sys
@@ -21,7 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
-from .faults import ErrorResult, Fault
+from .faults import ErrorResult, Fault, require_fault
 from .http import HttpServer
 from .memory import MemoryTransport
 from .records import Call, Cancellation, Records
@@ -29,12 +30,16 @@ from .script import Pagination, Script
 from .serving import Serving
 from .sessions import CountedTransport
 from .stdio import RECORDS_ENV, SCRIPT_ENV, child_parameters, run_stdio
-from .tools import converting
 
 __all__ = ["FakeMCPServer"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 Transport = Literal["memory", "http", "stdio"]
+TaskSupport = Literal["forbidden", "optional", "required"]
+
+WAIT_FOR_SECONDS = 5.0
+"""How long ``wait_for`` waits by default."""
+_WAIT_POLL_SECONDS = 0.005
 
 
 class FakeMCPServer:
@@ -70,29 +75,37 @@ class FakeMCPServer:
         description: str | None = None,
         input_schema: Mapping[str, Any] | None = None,
         output_schema: Mapping[str, Any] | None = None,
-        annotations: Mapping[str, Any] | None = None,
+        annotations: types.ToolAnnotations | Mapping[str, Any] | None = None,
+        task_support: TaskSupport | None = None,
         fault: Fault | None = None,
     ) -> Callable[[F], F]:
         """Register a sync or async function as a tool; the function is returned unchanged.
 
-        The input schema comes from the type hints unless ``input_schema`` is
-        given; explicit schemas are advertised verbatim (even invalid ones, to
-        test clients), and the arguments still arrive as keyword arguments.
-        ``annotations`` (``{"readOnlyHint": True}``) are advertised verbatim too.
+        The tool is the SDK's own ``MCPServer`` tool, so results are converted
+        exactly as ``MCPServer`` converts them. The input schema comes from the
+        type hints unless ``input_schema`` is given; explicit schemas are
+        advertised verbatim (even invalid ones, to test clients), and the
+        arguments still arrive as keyword arguments. ``annotations`` take a
+        ``ToolAnnotations`` or its JSON dict (``{"readOnlyHint": True}``);
+        ``task_support`` is advertised as ``execution.taskSupport``.
         """
+        hints = _annotations(annotations)
+        if task_support not in (None, "forbidden", "optional", "required"):
+            raise ValueError(
+                f"task_support must be 'forbidden', 'optional' or 'required', not {task_support!r}"
+            )
+        require_fault(fault)
 
         def register(fn: F) -> F:
             tool_name = name or fn.__name__
-            self._sdk.add_tool(
-                converting(fn), name=tool_name, description=description, structured_output=False
-            )
+            self._sdk.add_tool(fn, name=tool_name, description=description, annotations=hints)
             declared: dict[str, Any] = {}
             if input_schema is not None:
                 declared["inputSchema"] = dict(input_schema)
             if output_schema is not None:
                 declared["outputSchema"] = dict(output_schema)
-            if annotations is not None:
-                declared["annotations"] = dict(annotations)
+            if task_support is not None:
+                declared["execution"] = {"taskSupport": task_support}
             self._script.schemas[tool_name] = declared
             self.fault(tool_name, fault)
             return fn
@@ -100,16 +113,23 @@ class FakeMCPServer:
         return register
 
     def fault(self, tool: str, fault: Fault | None) -> None:
-        """Script how calls to ``tool`` misbehave from now on; ``None`` makes it behave."""
-        if fault is None:
+        """Script how calls to ``tool`` misbehave from now on; ``None`` makes it behave.
+
+        An unknown tool name raises ``ValueError`` naming the known tools; a
+        fault class or anything but a fault instance raises ``TypeError``.
+        """
+        known = [declared.name for declared in self._tools()]
+        if tool not in known:
+            raise ValueError(f"{self.name!r} has no tool {tool!r}; its tools are {known}")
+        if require_fault(fault) is None:
             self._script.faults.pop(tool, None)
         else:
-            self._script.faults[tool] = fault
+            self._script.faults[tool] = fault  # pyright: ignore[reportArgumentType]
         self._publish()
 
     def fault_listing(self, fault: Fault | None) -> None:
         """Script how ``tools/list`` misbehaves; every fault but ``ErrorResult`` applies."""
-        if isinstance(fault, ErrorResult):
+        if isinstance(require_fault(fault), ErrorResult):
             raise TypeError("ErrorResult is a tool-call result; a listing cannot return it")
         self._script.listing_fault = fault
         self._publish()
@@ -198,14 +218,23 @@ class FakeMCPServer:
     def sessions_closed(self) -> int:
         return self._records.sessions[1]
 
-    async def wait_for(self, condition: Callable[[], object], *, within: float = 5.0) -> None:
+    async def wait_for(
+        self, condition: Callable[[], object], *, within: float = WAIT_FOR_SECONDS
+    ) -> None:
         """Wait until ``condition()`` holds: servers record on their own time (threads, processes).
 
-        Raises ``TimeoutError`` after ``within`` seconds.
+        ``within`` is how many seconds to wait; then ``TimeoutError`` says
+        which condition never held and what the server had recorded.
         """
-        with anyio.fail_after(within):
-            while not condition():  # noqa: ASYNC110 - polls records other threads and processes write
-                await anyio.sleep(0.005)
+        try:
+            with anyio.fail_after(within):
+                while not condition():  # noqa: ASYNC110 - polls records other threads and processes write
+                    await anyio.sleep(_WAIT_POLL_SECONDS)
+        except TimeoutError:
+            raise TimeoutError(
+                f"{self.name!r}: {_describe(condition)} did not hold within {within:g} s "
+                f"(calls: {self.calls!r}, cancellations: {self.cancellations!r})"
+            ) from None
 
     # -- serving and closing ----------------------------------------------------
 
@@ -220,7 +249,13 @@ class FakeMCPServer:
         run_stdio(self._sdk._lowlevel_server)  # pyright: ignore[reportPrivateUsage]
 
     def close(self) -> None:
-        """Stop the HTTP server and delete temporary files; the server can be used again."""
+        """Stop the HTTP server, forget the faults, delete temporary files; usable again after.
+
+        Records stay, so a test can still assert on them after closing.
+        """
+        self._script.faults.clear()
+        self._script.listing_fault = None
+        self._script.pagination = None
         http, self._http = self._http, None
         if http is not None:
             http.stop()
@@ -266,3 +301,26 @@ class FakeMCPServer:
         assert self._http is not None
         self._http.drop_connections()
         raise MCPError(code=types.INTERNAL_ERROR, message="the server crashed")
+
+
+def _annotations(
+    annotations: types.ToolAnnotations | Mapping[str, Any] | None,
+) -> types.ToolAnnotations | None:
+    """``ToolAnnotations`` from what ``tool(annotations=...)`` got, as ``MCPServer.tool`` takes."""
+    if annotations is None or isinstance(annotations, types.ToolAnnotations):
+        return annotations
+    if isinstance(annotations, Mapping):
+        return types.ToolAnnotations.model_validate(dict(annotations))
+    raise TypeError(f"annotations must be a ToolAnnotations or a dict, not {annotations!r}")
+
+
+def _describe(condition: Callable[[], object]) -> str:
+    """A condition's source line (``lambda: server.calls``), else its name."""
+    try:
+        source = inspect.getsource(condition).strip()
+    except (OSError, TypeError):
+        return f"the condition {getattr(condition, '__qualname__', repr(condition))}"
+    start = source.find("lambda")
+    if start < 0:
+        return source.splitlines()[0]
+    return source[start:].split(", within=")[0].rstrip(")")

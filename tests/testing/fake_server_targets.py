@@ -15,7 +15,7 @@ PIXEL = b"\x89PNG\r\n\x1a\n"
 
 
 @catalog.tool(description="Look up a help center entry.")
-def lookup(topic: str) -> str:
+def lookup(topic: str):  # no return type: plain text, no output schema, as on MCPServer
     return f"Refunds about {topic} are available within 30 days."
 
 

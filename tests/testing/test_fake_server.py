@@ -17,7 +17,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 import littleghost as lg
-from littleghost.mcp import Toolset
+from littleghost.mcp import ServerError, Toolset
 from littleghost_testing.fake_server import (
     Crash,
     Delay,
@@ -88,15 +88,15 @@ async def test_raw_error_result_and_jsonrpc_error(server: FakeMCPServer, transpo
 async def test_raw_malformed_and_oversized(server: FakeMCPServer, transport: str) -> None:
     with anyio.fail_after(10):
         async with server.client(transport) as client:  # type: ignore[arg-type]
-            server.fault("count", Malformed())
+            server.fault("lookup", Malformed())
             with pytest.raises(ValidationError, match="content"):
-                await client.call_tool("count", {"text": "a b"})
-            server.fault("count", Malformed({"content": [], "resultType": "complete", "x": 1}))
-            assert (await client.call_tool("count", {"text": "a b"})).content == []
-            server.fault("count", Oversized(3000, "text"))
-            assert len(text(await client.call_tool("count", {"text": "a b"}))) == 3000
-            server.fault("count", Oversized(3000))
-            [image] = (await client.call_tool("count", {"text": "a b"})).content
+                await client.call_tool("lookup", {"topic": "a"})
+            server.fault("lookup", Malformed({"content": [], "resultType": "complete", "x": 1}))
+            assert (await client.call_tool("lookup", {"topic": "a"})).content == []
+            server.fault("lookup", Oversized(3000, "text"))
+            assert len(text(await client.call_tool("lookup", {"topic": "a"}))) == 3000
+            server.fault("lookup", Oversized(3000))
+            [image] = (await client.call_tool("lookup", {"topic": "a"})).content
             assert isinstance(image, types.ImageContent) and len(image.data) == 4000
 
 
@@ -150,7 +150,13 @@ async def test_raw_crash_drops_the_http_connection(server: FakeMCPServer) -> Non
 
 TOOLSET_FAULTS = [
     (ErrorResult("backend down"), lg.ToolError, "backend down", "backend down"),
-    (JsonRpcError(-32050, "catalog unavailable"), lg.ToolError, "catalog unavailable", None),
+    (JsonRpcError(4004, "catalog unavailable"), lg.ToolError, "catalog unavailable", None),
+    (
+        JsonRpcError(-32050, "db at 10.0.0.7 down"),
+        ServerError,
+        "MCP tool failed (JSON-RPC error -32050)",
+        None,
+    ),
     (Malformed(), lg.ProtocolError, "malformed data", "Tool failed (ProtocolError)"),
     (Oversized(2000), lg.ProtocolError, "max_image_bytes (1000)", "Tool failed (ProtocolError)"),
     (Crash(), lg.ProviderError, "MCP connection closed", "Tool failed (ProviderError)"),
@@ -161,7 +167,7 @@ TOOLSET_FAULTS = [
 @pytest.mark.parametrize(
     ("fault", "error_type", "message", "content"),
     TOOLSET_FAULTS,
-    ids=[type(f[0]).__name__ for f in TOOLSET_FAULTS],
+    ids=[f"{type(f[0]).__name__}-{f[1].__name__}" for f in TOOLSET_FAULTS],
 )
 async def test_toolset_fault_errors(
     server: FakeMCPServer,
@@ -399,9 +405,11 @@ async def test_close_stops_http_and_the_server_can_restart() -> None:
     await leaks.assert_released()
 
 
-async def test_fixture_closes_its_servers(fake_mcp_server: Callable[..., FakeMCPServer]) -> None:
+async def test_fixture_closes_its_servers(
+    fake_mcp_server_factory: Callable[..., FakeMCPServer],
+) -> None:
     leaks = ResourceSnapshot.take()
-    help_center = fake_mcp_server("help-center")
+    help_center = fake_mcp_server_factory("help-center")
 
     @help_center.tool(description="Look up a help center entry.")
     def lookup(topic: str) -> str:
@@ -419,7 +427,7 @@ def test_fixture_teardown_leaves_nothing(pytester: pytest.Pytester) -> None:
         import anyio
 
         def test_serve(fake_mcp_server):
-            server = fake_mcp_server()
+            server = fake_mcp_server
 
             @server.tool(description="Ping.")
             def ping() -> str:

@@ -108,3 +108,43 @@ def test_tool_binding_fails_a_test_that_leaves_run_resources_open(pytester):
             "*run still owns 1 open resource*async with tool_binding.run*",
         ]
     )
+
+
+async def test_a_step_function_may_return_the_final_text(scripted_model):
+    model = scripted_model(lambda request: f"you said {request.messages[-1].content}")
+    run = await Greeter.ask_async("hello", model=model)
+    assert run.response == "you said hello"
+
+
+async def test_a_step_must_give_a_response_or_text(scripted_model):
+    model = scripted_model(lambda request: 42)
+    with pytest.raises(TypeError, match="a step must give a ModelResponse or a str"):
+        await Greeter.ask_async("hello", model=model)
+
+
+def test_unused_steps_fail_at_teardown_unless_allowed(pytester):
+    pytester.makepyfile(
+        """
+        import littleghost as lg
+
+        class Quiet(lg.Agent):
+            pass
+
+        def test_leaves_a_step(scripted_model):
+            model = scripted_model("first answer", "never asked")
+            Quiet.ask("hi", model=model)
+
+        def test_allows_it(scripted_model):
+            model = scripted_model("first answer", "never asked", allow_unused=True)
+            Quiet.ask("hi", model=model)
+        """
+    )
+    result = pytester.runpytest_inprocess("-p", "no:xdist")
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at teardown of test_leaves_a_step*",
+            "*ScriptedModel answered 1 request(s) but 1 scripted step(s) were never used: "
+            "?'never asked'?*Pass allow_unused=True to scripted_model(...)*",
+        ]
+    )
