@@ -19,6 +19,7 @@ from mcp.server import Server
 
 import littleghost as lg
 from littleghost.mcp import ServerError, Toolset
+from littleghost.mcp.stdio import LineReader
 from littleghost_testing.leaks import ResourceSnapshot
 from tests.hostile.servers.behaviors import SECRET
 from tests.hostile.servers.clients import TRANSPORTS, client_factory
@@ -274,4 +275,20 @@ async def test_timeouts_must_be_positive_numbers(lg_leaks: Leaks, name: str, val
     baseline = lg_leaks()
     with pytest.raises(TypeError, match=f"{name} must be a positive number of seconds"):
         await toolset(lambda: mcp.Client("http://127.0.0.1:9/mcp"), **{name: value}).tools()
+    await baseline.assert_released()
+
+
+async def test_the_stdio_line_reader_is_linear_and_bounded(lg_leaks: Leaks) -> None:
+    baseline = lg_leaks()
+    reader = LineReader(64 * MIB)
+    chunk = b"a" * 65536
+    started = time.monotonic()
+    for _ in range(640):  # a 40 MiB line: the SDK re-joins its buffer on every chunk
+        assert reader.feed(chunk) == []
+    [line] = reader.feed(b"\n")
+    assert len(line) == 640 * 65536
+    assert time.monotonic() - started < 2  # about 0.05 s; quadratic would copy ~13 GB
+    with pytest.raises(lg.ProtocolError, match=r"max_result_bytes \(67108864\)"):
+        for _ in range(1025):
+            reader.feed(chunk)
     await baseline.assert_released()
