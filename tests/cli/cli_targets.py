@@ -44,4 +44,15 @@ def dotted(topic: str) -> str:
 def underscored(topic: str) -> str:
     return topic
 
+
 empty = FakeMCPServer("empty")
+
+silent = FakeMCPServer("silent")
+
+
+@silent.tool(description="Never listed: tools/list hangs.", annotations={"readOnlyHint": True})
+def unseen(topic: str) -> str:
+    return topic
+
+
+silent.fault_listing(Hang())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -13,6 +14,7 @@ import pytest
 from servers.cli_harness import FAST, run, run_process
 
 from littleghost_testing.cli.output import reproduce, write_junit
+from littleghost_testing.cli.progress import Progress
 from littleghost_testing.contracts.fuzzing import (
     Finding,
     FindingGroup,
@@ -247,3 +249,33 @@ def test_errors_in_a_real_process_print_one_line_and_no_traceback(argv: list[str
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_a_discovery_timeout_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "check", "cli_targets:silent", "--timeout", "0.3")
+    assert (code, out) == (2, "")
+    assert err == (
+        "littleghost: error: cannot connect to cli_targets:silent: "
+        "no answer within 0.3 s (--timeout)\n"
+    )
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_progress_is_a_live_display() -> None:
+    terminal = _Terminal()
+    report = ToolReport("lookup", reason="annotated readOnlyHint: true", valid_calls=1)
+    with Progress(1, quiet=False, stream=terminal) as progress:
+        progress.started("lookup")
+        progress.called("lookup")
+        progress.finished(report)
+    shown = terminal.getvalue()
+    assert "checking: 0/1 tools done, 0 findings" in shown
+    assert "  lookup: 1 call, 0 violations, 0 warnings (0.0 s)" in shown
+    plain = io.StringIO()
+    with Progress(1, quiet=False, stream=plain) as progress:
+        progress.finished(report)
+    assert plain.getvalue() == "  lookup: 1 call, 0 violations, 0 warnings (0.0 s)\n"
