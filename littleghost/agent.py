@@ -255,8 +255,20 @@ async def _call_all(
 async def _call_one(registry: ToolRegistry, call: ToolCall, context: RunContext) -> ExecutionResult:
     """Run one call; arguments the model got wrong are an error result for it to read."""
     if call.problem is None:
-        return await registry.call(call.name, dict(call.arguments), context=context)
+        return await registry.call(call.name, _thawed(call.arguments), context=context)
     if call.name not in registry:
         return await registry.call(call.name, {}, context=context)  # "Unknown tool: ..."
     message = f"Invalid tool input: {call.problem}"
     return ExecutionResult.failure(message, ToolError(message))
+
+
+def _thawed(value: Any) -> Any:
+    """A plain copy of frozen arguments: what ``execute``'s fast JSON check expects.
+
+    Recursion is safe here: ``ToolCall`` refused anything deeper than ``max_depth``.
+    """
+    if isinstance(value, dict):
+        return {key: _thawed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_thawed(item) for item in value]
+    return value

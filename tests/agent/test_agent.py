@@ -172,9 +172,16 @@ async def test_cancelling_the_run_mid_tool_call_propagates_and_closes_resources(
     assert CLOSED == ["order_status_tool"]
 
 
+class GarbageModel:
+    """A broken provider: answers with something that is not a ModelResponse."""
+
+    async def respond(self, request):
+        return {"text": "hi"}
+
+
 async def test_a_model_that_returns_garbage_is_a_provider_error():
     with pytest.raises(lg.ProviderError, match="returned dict"):
-        await SupportAgent.ask_async("hi", model=ScriptedModel(lambda r: {"text": "hi"}))
+        await SupportAgent.ask_async("hi", model=GarbageModel())
 
 
 async def test_an_agent_without_a_model_is_a_configuration_error():
@@ -202,3 +209,29 @@ def test_inherited_tool_lists_are_kept_base_first():
 async def test_a_prompt_that_is_not_text_is_a_type_error():
     with pytest.raises(TypeError, match="prompt must be a str, not list"):
         await SupportAgent.ask_async(["hi"], model=ScriptedModel("hello"))  # type: ignore[arg-type]
+
+
+async def test_tools_get_plain_copies_of_the_arguments_and_the_record_stays_as_sent():
+    class TaggingTool(lg.Tool):
+        description = "Tag the items it is given."
+        input_schema = {"type": "object", "properties": {"items": {"type": "array"}}}
+
+        def call(self, input):
+            input["items"].append({"tagged": True})  # a plain list, the tool's own copy
+            return input
+
+    class TaggingAgent(lg.Agent):
+        tools = [TaggingTool]
+
+    sent = {"items": [{"sku": "A-1", "sizes": [38, 39]}]}
+    model = ScriptedModel(
+        lg.ModelResponse(tool_calls=[call("1", "tagging_tool", **sent)]),
+        "done",
+    )
+
+    run = await TaggingAgent.ask_async("tag", model=model)
+
+    asked, answered = run.messages[1], run.messages[2]
+    assert not answered.is_error
+    assert answered.content == '{"items":[{"sku":"A-1","sizes":[38,39]},{"tagged":true}]}'
+    assert asked.tool_calls[0].arguments == sent

@@ -60,6 +60,16 @@ class ExplodingDict(dict):
         raise RuntimeError("no keys today")
 
 
+class Answering:
+    """A broken provider: gives the same answer, unchecked, to every request."""
+
+    def __init__(self, answer: object) -> None:
+        self.answer = answer
+
+    async def respond(self, request: lg.ModelRequest) -> object:
+        return self.answer
+
+
 async def ask_with(arguments: object) -> lg.Run:
     model = ScriptedModel(
         lg.ModelResponse(tool_calls=[lg.ToolCall("1", "note_tool", arguments)]), "done"
@@ -173,13 +183,13 @@ async def test_good_and_bad_calls_in_one_turn_each_get_their_own_result(lg_leaks
 async def test_a_model_whose_text_is_not_a_string_is_a_provider_error(lg_leaks):
     snapshot = lg_leaks()
     with pytest.raises(lg.ProviderError, match="text is dict, not str"):
-        await NoteAgent.ask_async("go", model=ScriptedModel(lg.ModelResponse(text={"a": 1})))  # type: ignore[arg-type]
+        await NoteAgent.ask_async("go", model=Answering(lg.ModelResponse(text={"a": 1})))  # type: ignore[arg-type]
     await snapshot.assert_released()
 
 
 async def test_a_model_that_returns_something_else_than_tool_calls_is_a_provider_error(lg_leaks):
     snapshot = lg_leaks()
-    model = ScriptedModel(lg.ModelResponse(tool_calls=[{"name": "note_tool"}]))  # type: ignore[list-item]
+    model = Answering(lg.ModelResponse(tool_calls=[{"name": "note_tool"}]))  # type: ignore[list-item]
 
     with pytest.raises(lg.ProviderError, match="asked for a dict, not a ToolCall"):
         await NoteAgent.ask_async("go", model=model)
