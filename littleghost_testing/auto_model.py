@@ -13,8 +13,8 @@ only, no database) whose last example is kept. The first example Hypothesis
 generates is always the simplest value; the second is the first one drawn
 from the seeded random source. Each tool's seed is ``f"{seed}:{tool name}"``,
 so adding a tool never changes what the others receive. Invalid inputs come
-from a run of ``INVALID_EXAMPLES``: the first that is still a JSON object is
-kept (models send objects), else the last.
+from a run of ``INVALID_EXAMPLES``: the first seeded one (past the simplest)
+that is still a JSON object is kept, as models send objects; else the last.
 
 Inside a Hypothesis test (``@given``), the test itself draws the inputs
 instead (``seed`` is then unused): its seed, shrinking and replay cover them,
