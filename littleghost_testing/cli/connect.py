@@ -39,6 +39,7 @@ class ServerLog:
     """The file a stdio server's stderr goes to, so it never mixes with our output."""
 
     def __init__(self, path: Path | None) -> None:
+        self._temporary = path is None
         if path is None:
             descriptor, name = tempfile.mkstemp(prefix="littleghost-server-", suffix=".log")
             os.close(descriptor)
@@ -69,9 +70,12 @@ class ServerLog:
         return [line.rstrip("\n")[:TAIL_LINE_CHARS] for line in lines if line.strip()]
 
     def close(self) -> None:
+        """Close it; a temporary log the server never wrote to is deleted."""
         file, self._file = self._file, None
         if file is not None:
             file.close()
+        if self._temporary and self.empty():
+            self.path.unlink(missing_ok=True)
 
     def empty(self) -> bool:
         try:

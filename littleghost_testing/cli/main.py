@@ -7,11 +7,13 @@ tool skipped), 130 interrupted (partial results printed and written).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +40,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         return _error(str(error))
     if args.command == "call":
-        return call(args, command)
+        with _sdk_logs_silenced():
+            return call(args, command)
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C stops a run cleanly even where the shell started us with SIGINT ignored.
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        return _check(args, command)
+        with _sdk_logs_silenced():
+            return _check(args, command)
     except KeyboardInterrupt:  # before the run started: nothing to report
         print("littleghost: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -51,8 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _check(args: Any, command: list[str]) -> int:
     try:
-        target = target_of(args, command, args.target)
         options = _options(args)
+        target = target_of(args, command, args.target)
     except (TargetError, UsageError) as error:
         return _error(str(error))
     log = ServerLog(args.server_log) if target.kind == "stdio" else None
@@ -98,6 +102,20 @@ def _check(args: Any, command: list[str]) -> int:
     if report.checked == 0:
         return _nothing(planned or [])
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def _sdk_logs_silenced() -> Iterator[None]:
+    """The SDK logs transport trouble to stderr; ``check`` reports it itself, in one line."""
+    sdk, quiet = logging.getLogger("mcp"), logging.NullHandler()
+    propagate = sdk.propagate
+    sdk.propagate = False
+    sdk.addHandler(quiet)  # without any handler, logging's last resort prints warnings
+    try:
+        yield
+    finally:
+        sdk.removeHandler(quiet)
+        sdk.propagate = propagate
 
 
 def _nothing(planned: Sequence[Any]) -> int:

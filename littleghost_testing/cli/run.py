@@ -9,7 +9,6 @@ and ``--max-failures`` stop the run through the same flag.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections import deque
@@ -84,9 +83,6 @@ class Checker:
         self._lock = threading.Lock()
         self._portals: list[Any] = []
         self._first: tuple[BlockingPortal, Session] | None = None
-        # The SDK logs transport trouble; the CLI reports it itself, in one line.
-        logging.getLogger("mcp").addHandler(logging.NullHandler())
-        logging.getLogger("mcp").propagate = False
 
     # -- discovery ---------------------------------------------------------------
 

@@ -227,6 +227,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         (["check", "x:y", "--examples", "0"], "expected a positive integer, got '0'"),
         (["check", "x:y", "--", "cmd"], "give either TARGET or -- COMMAND ARGS, not both"),
         (["check", "x:y", "--tool-timeout", "slow"], "expected NAME=SECONDS, got 'slow'"),
+        (["check", "x:y", "--inputs", "/nonexistent.json"], "cannot read --inputs"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
     ],
 )
