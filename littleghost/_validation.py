@@ -503,6 +503,11 @@ def json_problem(value: object, *, max_depth: int) -> str | None:
     deeper input overflows a thread's stack and kills the process), and no
     cycles. Never raises: a container whose own methods raise is a problem too.
     """
+    try:
+        if _scan(value, max_depth):
+            return None
+    except Exception:
+        pass  # the slow path names it
     problem = first_problem(value, max_depth=max_depth)
     return None if problem is None else problem.message
 
@@ -538,37 +543,40 @@ def _scan(value: object, max_depth: int) -> bool:
 
     Model input is plain dicts, lists and strings, and this runs on every
     call, so it dispatches on exact types and only says yes or no
-    (``_locate_problem`` says what and where). A container met twice is a
-    cycle or a shared value: the slow path tells which.
+    (``_locate_problem`` says what and where). Cycles never end, so they
+    exceed ``max_depth``. A container met twice sends the input to the slow
+    path; to keep the common case cheap only large containers are tracked one
+    by one, and wide levels are checked as a whole, which bounds the work a
+    repeated small container can cause.
     """
     level: list[Any] = [value]
-    seen: set[int] = set()
+    large: set[int] = set()
     depth = 0
     while level:
-        if len(level) > _WIDE_LEVEL and _plain_scalars(level):
-            return True  # nothing below: a long array of numbers or strings, checked in C
         children: list[Any] = []
         extend = children.extend
-        before = len(seen)
+        nested = False
         for item in level:
             kind = type(item)
             if kind is str:
                 if not item.isascii() and _has_surrogate(item):
                     return False
             elif kind is dict:
-                ident = id(item)
-                if ident in seen:
-                    return False
-                seen.add(ident)
+                nested = True
+                if len(item) > _SMALL_CONTAINER:
+                    if id(item) in large:
+                        return False
+                    large.add(id(item))
                 for key in item:
                     if type(key) is not str or (not key.isascii() and _has_surrogate(key)):
                         return False
                 extend(item.values())
             elif kind is list:
-                ident = id(item)
-                if ident in seen:
-                    return False
-                seen.add(ident)
+                nested = True
+                if len(item) > _SMALL_CONTAINER:
+                    if id(item) in large:
+                        return False
+                    large.add(id(item))
                 extend(item)
             elif kind is int or kind is bool or item is None:
                 continue
@@ -577,15 +585,31 @@ def _scan(value: object, max_depth: int) -> bool:
                     return False
             else:
                 return False  # subclasses and tuples: the slow path checks them
-        if len(seen) > before:
+        if nested:
             depth += 1
             if depth > max_depth:
+                return False
+        if len(children) > _WIDE_LEVEL:
+            if _plain_scalars(children):
+                return True  # nothing below: a long array of numbers or strings
+            if _repeats_a_container(children, large):
                 return False
         level = children
     return True
 
 
-# Levels longer than this are first checked as a whole (see ``_plain_scalars``).
+# Containers with more entries than this are tracked one by one (see ``_scan``).
+_SMALL_CONTAINER = 32
+
+
+def _repeats_a_container(level: list[Any], large: set[int]) -> bool:
+    """Whether a dict or list occurs twice in ``level``, or was met before."""
+    ids = [id(item) for item in level if type(item) is dict or type(item) is list]
+    unique = set(ids)
+    return len(unique) != len(ids) or not unique.isdisjoint(large)
+
+
+# Levels longer than this are also checked as a whole.
 _WIDE_LEVEL = 256
 _ATOMS = frozenset({int, bool, type(None)})
 _STRINGS = frozenset({str})

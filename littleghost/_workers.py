@@ -29,40 +29,48 @@ _unbounded: anyio.lowlevel.RunVar[anyio.CapacityLimiter] = anyio.lowlevel.RunVar
     "littleghost_unbounded_threads"
 )
 
-_WAITING, _RUNNING, _GONE = "waiting", "running", "gone"
+_WAITING, _RUNNING, _DONE, _GONE, _ABANDONED = "waiting", "running", "done", "gone", "abandoned"
 
 
 async def run_in_worker(fn: Callable[[], Any]) -> Any:
     """Run ``fn`` in a worker thread; on cancellation return at once, abandoning it."""
     limiter = anyio.to_thread.current_default_thread_limiter()
     borrower = object()
-    await limiter.acquire_on_behalf_of(borrower)
-    schedule = threadsafe_scheduler()
+    try:
+        limiter.acquire_on_behalf_of_nowait(borrower)
+    except anyio.WouldBlock:
+        await limiter.acquire_on_behalf_of(borrower)
     lock = threading.Lock()
-    phase = [_WAITING]
+    state: list[Any] = [_WAITING, None]  # the phase, and how to reach the loop once abandoned
 
     def release() -> None:
         limiter.release_on_behalf_of(borrower)
 
     def work() -> Any:
         with lock:
-            if phase[0] is _GONE:  # the caller gave up before this thread started
+            if state[0] is _GONE:  # the caller gave up before this thread started
                 return None
-            phase[0] = _RUNNING
+            state[0] = _RUNNING
         try:
             return fn()
         finally:
-            with suppress(RuntimeError):  # that event loop has already finished
-                schedule(release)
+            with lock:
+                abandoned = state[0] is _ABANDONED
+                state[0] = _DONE
+            if abandoned:
+                with suppress(RuntimeError):  # that event loop has already finished
+                    state[1](release)
 
     try:
         return await anyio.to_thread.run_sync(work, abandon_on_cancel=True, limiter=_limiter())
     finally:
         with lock:
-            never_started = phase[0] is _WAITING
-            if never_started:
-                phase[0] = _GONE
-        if never_started:
+            phase = state[0]
+            if phase is _RUNNING:  # abandoned: the thread gives the slot back when it ends
+                state[0], state[1] = _ABANDONED, threadsafe_scheduler()
+            elif phase is _WAITING:
+                state[0] = _GONE
+        if phase is not _RUNNING:
             release()
 
 
