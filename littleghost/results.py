@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import json.encoder
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -79,14 +80,20 @@ UNSERIALIZABLE = "Tool returned content that cannot be serialized"
 def render_content(value: Any) -> str:
     """Model-facing text: ``str`` as is, ``None`` empty, JSON containers compact.
 
-    Raises ``TypeError`` or ``ValueError`` when a container is not valid JSON.
+    Raises ``TypeError`` or ``ValueError`` when a container is not valid JSON,
+    ``RecursionError`` when it contains itself.
     """
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         return value
     if value is None:
         return ""
+    if kind is dict or kind is list:  # what tools return most: skip the ABC check
+        return _encode(value)
+    if isinstance(value, str):
+        return value
     if isinstance(value, Mapping | list | tuple):
-        return _ENCODER.encode(value)
+        return _encode(value)
     return str(value)
 
 
@@ -100,3 +107,20 @@ def _plain(value: object) -> object:
 _ENCODER = json.JSONEncoder(
     separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_plain
 )
+# ``_ENCODER.encode`` without its per-call setup: the C encoder, built once, with
+# no circular-reference bookkeeping (its shared table would keep stale entries
+# after a failure); a cycle raises ``RecursionError`` instead of ``ValueError``.
+_MAKE_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODER = (
+    None
+    if _MAKE_C_ENCODER is None
+    else _MAKE_C_ENCODER(
+        None, _plain, json.encoder.encode_basestring, None, ":", ",", False, False, False
+    )
+)
+
+
+def _encode(value: object) -> str:
+    if _C_ENCODER is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
