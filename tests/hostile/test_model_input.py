@@ -18,9 +18,11 @@ import pytest
 import littleghost as lg
 from littleghost_testing import ResourceSnapshot
 
+from .released import released
 from .sandbox import run_limited
 
 pytestmark = pytest.mark.anyio
+__all__ = ["released"]  # autouse: no test leaves a process, socket or thread
 
 RECURSIVE_SCHEMA = {
     "$defs": {"node": {"type": "array", "items": {"$ref": "#/$defs/node"}}},

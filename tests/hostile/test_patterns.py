@@ -21,7 +21,10 @@ import littleghost as lg
 from littleghost.mcp import Toolset
 from littleghost_testing import ResourceSnapshot
 
+from .released import released
+
 pytestmark = pytest.mark.anyio
+__all__ = ["released"]  # autouse: no test leaves a process, socket or thread
 
 PASSWORD = r"^(?=.*\d)(?=.*[a-z])[a-z0-9]{8,}$"
 # Catastrophic for a backtracking engine: (a|a)* explores 2**n paths before the

@@ -20,7 +20,10 @@ import pytest
 import littleghost as lg
 from littleghost_testing import ResourceSnapshot
 
+from .released import released
+
 pytestmark = pytest.mark.anyio
+__all__ = ["released"]  # autouse: no test leaves a process, socket or thread
 
 
 class NeverCloses:

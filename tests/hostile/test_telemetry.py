@@ -19,8 +19,10 @@ from littleghost import instrumentation
 from littleghost_testing import ResourceSnapshot
 from tests.core.test_instrumentation import RecordingTracerProvider, tracer_provider
 
+from .released import released
+
 pytestmark = pytest.mark.anyio
-__all__ = ["tracer_provider"]  # the fixture, used by name
+__all__ = ["released", "tracer_provider"]  # fixtures: used by name, released autouse
 
 SECRET = "postgres://admin:hunter2@db/orders"
 
