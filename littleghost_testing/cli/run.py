@@ -79,6 +79,7 @@ class Checker:
         self.report = ServerReport(target.label, options=_summary(options, workers, max_time))
         self._stop = _Stop()
         self._deadline: float | None = None
+        self._lost: str | None = None  # why a reconnection failed, if one did
         self._violations = 0
         self._lock = threading.Lock()
         self._portals: list[Any] = []
@@ -200,7 +201,8 @@ class Checker:
                 current, connected = self._reconnect(session, progress), True
             planned = current.get(name)
             if planned is None:
-                reports[name] = _skipped(by_name[name], "gone from tools/list after reconnecting")
+                why = self._lost or "gone from tools/list after reconnecting"
+                reports[name] = _skipped(by_name[name], f"not checked: {why}")
                 continue
             progress.started(name)
             report = fuzz_tool(
@@ -223,7 +225,9 @@ class Checker:
         try:
             tools = session.open()
         except (lg.LittleGhostError, lg.DeadlineExceededError, TimeoutError) as error:
-            progress.line(f"  reconnecting failed: {describe(error)}")
+            failure = connection_failure(self.target, error, self.options.timeout)
+            self._lost = f"reconnecting failed: {failure}"
+            progress.line(f"  {self._lost}")
             return {}
         return {planned.name: planned for planned in plan(tools, self.options)}
 
