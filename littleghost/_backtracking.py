@@ -101,18 +101,24 @@ def backtracking_keyword(timeout: float) -> type:
     """A jsonschema-rs custom keyword matching one pattern within ``timeout`` seconds."""
 
     class BacktrackingPattern:
-        __slots__ = ("_compiled", "_pattern")
+        __slots__ = ("_compiled", "_pattern", "_timed_out")
 
         def __init__(self, parent_schema: Any, value: Any, schema_path: Any) -> None:
             self._pattern = value
             self._compiled = compile_ecma(value)
+            # The last string that ran out of time: reporting why the input is invalid
+            # validates it again, and must not spend the budget twice.
+            self._timed_out: str | None = None
 
         def validate(self, instance: Any) -> None:
             if not isinstance(instance, str):
                 return
+            if instance is self._timed_out:
+                raise ValueError(f"{TIMED_OUT}: {self._pattern}")
             try:
                 found = self._compiled.search(instance, timeout=timeout)
             except TimeoutError:
+                self._timed_out = instance
                 raise ValueError(f"{TIMED_OUT}: {self._pattern}") from None
             if found is None:
                 raise ValueError(f"no match: {self._pattern}")
