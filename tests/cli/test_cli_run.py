@@ -88,6 +88,9 @@ def test_pyproject_holds_defaults_and_the_command_line_wins(
     assert tools["order_status"]["called"] is True
     assert tools["create_ticket"]["reason"] == "excluded by --exclude 'create_*'"
 
+    # Runs that found and shrank bugs left no .hypothesis/ folder behind.
+    assert not (tmp_path / ".hypothesis").exists()
+
     (tmp_path / "pyproject.toml").write_text("[tool.littleghost.check]\nexampels = 2\n")
     code, out, err = run(capsys, "check", f"{DEMO}:faulty")
     assert (code, out) == (2, "")
