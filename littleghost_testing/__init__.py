@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         check_toolset,
     )
     from .fake_server import FakeMCPServer
+    from .server_fuzzing import from_target
 
 __all__ = [
     "AutoModel",
@@ -37,6 +38,7 @@ __all__ = [
     "assert_toolset_contract",
     "check_tool",
     "check_toolset",
+    "from_target",
 ]
 
 _LAZY = {
@@ -48,6 +50,7 @@ _LAZY = {
     "assert_toolset_contract": ".contracts",
     "check_tool": ".contracts",
     "check_toolset": ".contracts",
+    "from_target": ".server_fuzzing",
 }
 
 

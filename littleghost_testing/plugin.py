@@ -6,6 +6,7 @@ Registered through the ``pytest11`` entry point, so it is active as soon as
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,13 @@ __all__ = [
     "scripted_model",
     "tool_binding",
 ]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Close the connections ``from_target(...).parametrize()`` opened in this process."""
+    fuzzing = sys.modules.get("littleghost_testing.server_fuzzing")
+    if fuzzing is not None:
+        fuzzing.close_all()
 
 
 @pytest.fixture

@@ -1,0 +1,149 @@
+"""``from_target(...).parametrize()``: a server's tools as pytest items, fuzzed as the CLI does."""
+
+from __future__ import annotations
+
+import pytest
+
+import littleghost_testing.server_fuzzing  # noqa: F401 - loaded here, not inside pytester runs
+from littleghost_testing import from_target
+from littleghost_testing.fake_server import FakeMCPServer
+from littleghost_testing.targets import TargetError
+
+SERVER = """
+import os
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+
+server = MCPServer("help-desk")
+BROKEN = os.environ.get("HELP_DESK_BROKEN") == "1"
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True)
+
+
+@server.tool(description="Look up a help center entry.", annotations=READ_ONLY)
+def lookup(topic: str) -> str:
+    if BROKEN:
+        raise ToolError('lookup failed\\n  File "/srv/desk/app.py", line 12, in lookup')
+    return f"Refunds about {topic} are available within 30 days."
+
+
+@server.tool(description="Count the words of a text.", annotations=READ_ONLY)
+def count(text: str) -> int:
+    return len(text.split())
+
+
+@server.tool(description="Delete an article.")
+def delete(article: int) -> str:
+    return "deleted"
+
+
+if __name__ == "__main__":
+    server.run()
+"""
+
+USER_TESTS = """
+import os
+import sys
+from pathlib import Path
+
+import littleghost_testing
+
+server = littleghost_testing.from_target(
+    [sys.executable, str(Path(__file__).with_name("help_desk.py"))],
+    env={"HELP_DESK_BROKEN": os.environ.get("HELP_DESK_BROKEN", "0")},
+    examples=5,
+)
+
+
+@server.parametrize()
+def test_tool(case):
+    assert case.tool_name in ("lookup", "count")
+    assert case.annotations == {"readOnlyHint": True}
+    report = case.check()
+    assert report.calls > 0
+"""
+
+
+def user_project(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(help_desk=SERVER, test_help_desk=USER_TESTS)
+
+
+def test_a_sound_server_passes_one_item_per_tool_under_xdist(pytester: pytest.Pytester) -> None:
+    user_project(pytester)
+    result = pytester.runpytest_subprocess("-n", "2", "-v", "-rs", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, skipped=1)
+    output = result.stdout.str()
+    for tool in ("lookup", "count", "delete"):  # ids are the tool names
+        assert f"test_help_desk.py::test_tool[{tool}]" in output
+    result.stdout.fnmatch_lines(
+        [
+            "*SKIPPED*delete: not annotated readOnlyHint: true, so it may change state; "
+            "allow_side_effects=True includes it",
+        ]
+    )
+
+
+def test_a_broken_server_fails_with_the_finding(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user_project(pytester)
+    monkeypatch.setenv("HELP_DESK_BROKEN", "1")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "lookup")
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert "lookup on " in output and "help_desk.py: " in output
+    result.stdout.fnmatch_lines(
+        [
+            "*lookup: leaked_error_detail (violation): * of * calls",
+            "*  input:     {*",
+            "*  expected:  *",
+            "*  observed:  *a Python stack frame*",
+            "*  reproduce: littleghost call lookup *",
+        ]
+    )
+    assert "Traceback" not in output  # the finding, not a stack of pytest frames
+
+
+fake = FakeMCPServer("in-process")
+
+
+@fake.tool(description="Echo.", annotations={"readOnlyHint": True})
+def echo(text: str) -> str:
+    return text
+
+
+@fake.tool(description="Erase.", annotations={"destructiveHint": True})
+def erase(text: str) -> str:
+    return ""
+
+
+in_process = from_target(fake, examples=3)
+
+
+@in_process.parametrize()
+def test_an_in_process_fake_server(case: object) -> None:
+    report = case.check()  # type: ignore[attr-defined]
+    assert report.violation_count == 0
+
+
+def test_side_effects_are_opt_in() -> None:
+    server = from_target(fake, allow_side_effects=True, examples=2, include=["e*"])
+    mark = server.parametrize()
+    [params] = [m.args[1] for m in [mark.mark]]  # type: ignore[attr-defined]
+    assert [param.id for param in params] == ["echo", "erase"]
+    assert all(not param.marks for param in params)
+    server.close()
+
+
+def test_bad_targets_are_refused() -> None:
+    with pytest.raises(TargetError, match="from_target takes a URL"):
+        from_target(42)  # type: ignore[arg-type]
+    with pytest.raises(TargetError, match="is not a URL"):
+        from_target("not a target")
+    with pytest.raises(
+        TargetError, match=r"cannot discover the tools of http://127\.0\.0\.1:1/mcp"
+    ):
+        from_target("http://127.0.0.1:1/mcp", timeout=2).parametrize()
