@@ -85,6 +85,8 @@ def freeze(value: Any) -> Any:
     """
     kind = type(value)
     if kind is dict:
+        if not value:
+            return _EMPTY  # every RunContext without metadata: one shared, immutable value
         return frozen_dict(
             {
                 key if type(key) is str else str(key): item
@@ -128,3 +130,6 @@ def frozen_list(items: list[Any]) -> FrozenList:
     list.extend(frozen, items)
     _set_sealed_list(frozen, True)
     return frozen
+
+
+_EMPTY = frozen_dict({})

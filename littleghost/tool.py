@@ -14,7 +14,8 @@ import anyio
 from . import instrumentation
 from ._backtracking import DEFAULT_REGEX_TIMEOUT
 from ._frozen import FrozenDict, freeze
-from ._validation import SchemaValidator, json_problem, schema_problem
+from ._schema_walk import freeze_within
+from ._validation import MAX_SCHEMA_DEPTH, SchemaValidator, json_problem, schema_problem
 from ._workers import run_in_worker
 from .binding import Binding
 from .context import RunContext
@@ -205,6 +206,8 @@ class Tool:
             if guarded:
                 with context.guard():
                     value = await self._invoke(input)
+            elif self._call_is_async:
+                value = await self.call(input)  # the common case, one coroutine fewer
             else:
                 value = await self._invoke(input)
         except ToolError as error:
@@ -276,10 +279,12 @@ def _configure(cls: type[Tool]) -> None:
             raise TypeError(
                 f"{cls.__name__}.input_schema must be a mapping, not {type(schema).__name__}"
             )
-        problem = schema_problem(schema)
-        if problem is not None:
-            raise ConfigurationError(f"{cls.__name__}: Invalid input schema: {problem}")
-        frozen = freeze(schema)
+        frozen = freeze_within(schema, MAX_SCHEMA_DEPTH)  # one pass: checked and frozen
+        if frozen is None:  # not a plain tree: the slow check says what is wrong, if anything
+            problem = schema_problem(schema)
+            if problem is not None:
+                raise ConfigurationError(f"{cls.__name__}: Invalid input schema: {problem}")
+            frozen = freeze(schema)
         try:
             cls._validator = SchemaValidator(frozen, regex_timeout=float(timeout))
         except ConfigurationError as error:

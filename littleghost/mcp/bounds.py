@@ -98,28 +98,33 @@ class CatalogMeter:
         """
         b = self._bounds
         nodes = 0
-        stack: list[tuple[Any, int]] = [(schema, 1)]
-        while stack:
-            value, depth = stack.pop()
-            nodes += 1
+        level: list[Any] = [schema]
+        depth = 1  # of the containers in ``level``
+        while level:  # one level at a time: most nodes are scalars, skipped by exact type
+            nodes += len(level)
             if nodes > b.max_schema_nodes:
                 raise exceeded("max_schema_nodes", b.max_schema_nodes, f"{where} too large")
-            if type(value) in _SCALARS:
-                continue  # most nodes: skip the slower ABC check below
-            if isinstance(value, Mapping):
-                if depth > b.max_schema_depth:
-                    raise exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
-                for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
-                    if key == "pattern" and isinstance(item, str):
-                        self._regex(item, where)
-                    elif key == "patternProperties" and isinstance(item, Mapping):
-                        for regex in item:  # pyright: ignore[reportUnknownVariableType]
+            below: list[Any] = []
+            for value in level:
+                if type(value) in _SCALARS:
+                    continue
+                if isinstance(value, Mapping):
+                    if depth > b.max_schema_depth:
+                        raise exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
+                    pattern = value.get("pattern")  # pyright: ignore[reportUnknownMemberType]
+                    if isinstance(pattern, str):
+                        self._regex(pattern, where)
+                    regexes = value.get("patternProperties")  # pyright: ignore[reportUnknownMemberType]
+                    if isinstance(regexes, Mapping):
+                        for regex in regexes:  # pyright: ignore[reportUnknownVariableType]
                             self._regex(str(regex), where)  # pyright: ignore[reportUnknownArgumentType]
-                    stack.append((item, depth + 1))
-            elif isinstance(value, list):
-                if depth > b.max_schema_depth:
-                    raise exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
-                stack.extend((item, depth + 1) for item in value)  # pyright: ignore[reportUnknownVariableType]
+                    below.extend(value.values())  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+                elif isinstance(value, list):
+                    if depth > b.max_schema_depth:
+                        raise exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
+                    below.extend(value)  # pyright: ignore[reportUnknownArgumentType]
+            level = below
+            depth += 1
 
     def _regex(self, regex: str, where: str) -> None:
         b = self._bounds
