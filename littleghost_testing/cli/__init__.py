@@ -1,4 +1,4 @@
-"""The ``littleghost`` command line: ``littleghost check TARGET`` (see docs/cli.md)."""
+"""The ``littleghost`` command line: ``check`` a server, ``call`` one tool (see docs/cli.md)."""
 
 from .main import main
 
