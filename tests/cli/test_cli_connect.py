@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ from servers.cli_harness import (
     STDIO_SERVER,
     calls_of,
     environment,
+    reproduce_lines,
     run,
     run_in_thread,
     run_process,
@@ -54,11 +56,19 @@ async def test_an_http_server_gets_the_header_and_the_report_never_shows_its_val
             "--junit-xml",
             str(junit),
         )
-    assert code == 0, err
+    assert code == 1, err  # shout accepts words longer than its maxLength
     assert out.splitlines()[1].split()[:2] == ["lookup", "6"]
     for text in (out, err, report.read_text(), junit.read_text()):
         assert TOKEN not in text
     assert json.loads(report.read_text())["target"] == auth_url
+    # The reproduce line names the header values as ${VAR} references, and works once set.
+    words = shlex.split(reproduce_lines(out)[0])
+    assert words[words.index("--header") + 1] == "Authorization: Bearer ${CLI_TOKEN}"
+    assert "X-Literal: ${X_LITERAL}" in words
+    with environment(CLI_TOKEN=TOKEN, X_LITERAL=TOKEN):
+        code, answer, err = await run_in_thread(capsys, *words[1:])
+    assert code == 0, err
+    assert json.loads(answer)["result"]["isError"] is False
     await snapshot.assert_released()
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
+from pydantic import Field
 
 TOKEN = "s3cret-t0ken"
 
@@ -14,9 +15,16 @@ def build() -> Any:
     """The ASGI app: 401 without ``Authorization: Bearer TOKEN``, else the MCP server."""
     server = MCPServer("cli-http-auth", log_level="WARNING")
 
-    @server.tool(description="Looks up a topic.", annotations=ToolAnnotations(readOnlyHint=True))
+    read_only = ToolAnnotations(readOnlyHint=True)
+
+    @server.tool(description="Looks up a topic.", annotations=read_only)
     def lookup(topic: str) -> str:
         return f"About {topic}."
+
+    @server.tool(description="Shouts a short word.", annotations=read_only)
+    def shout(word: Annotated[str, Field(json_schema_extra={"maxLength": 3})]) -> str:
+        # The deliberate violation: maxLength is advertised, never enforced.
+        return word.upper()
 
     app = server.streamable_http_app()
 
