@@ -3,6 +3,8 @@
 What Schemathesis users know as ``@schema.parametrize()``. The tools are
 discovered when the test module is collected, so each becomes its own pytest
 item, with the tool's name as its id (``-k``, ``--lf`` and ``-n auto`` work).
+The event loop and every call run in threads of their own, so a case can be
+checked from a sync test or from inside a running event loop.
 Each item fuzzes its tool with the same engine and the same finding text as
 ``littleghost check``. Every worker process opens one connection per server,
 on first use, and closes it when the session ends.
@@ -39,6 +41,7 @@ from .contracts.fuzzing import (
     fuzz_tool,
     plan,
 )
+from .contracts.runner import in_fresh_thread
 from .fake_server import FakeMCPServer
 from .targets import Target, TargetError, resolve
 
@@ -173,18 +176,19 @@ class FuzzedServer:
         """Close this process's connection (pytest does it at session end)."""
         connection, self._connection = self._connection, None
         if connection is not None:
-            connection.close()
+            in_fresh_thread(connection.close)
 
     def _open(self) -> _Connection:
         if self._connection is None:
-            self._connection = _Connection(self._connector, self.options)
+            connector, options = self._connector, self.options
+            self._connection = in_fresh_thread(lambda: _Connection(connector, options))
             with _servers_lock:
                 _servers.append(self)
         return self._connection
 
     def _fuzz(self, name: str) -> ToolReport:
         connection = self._open()
-        report = connection.fuzz(name)
+        report = in_fresh_thread(lambda: connection.fuzz(name))
         if report.crashed:
             self.close()  # the next tool gets a fresh connection
         return report

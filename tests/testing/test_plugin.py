@@ -1,5 +1,7 @@
 """The pytest plugin's fixtures, used the way an application's test suite uses them."""
 
+from pathlib import Path
+
 import pytest
 
 import littleghost as lg
@@ -148,3 +150,13 @@ def test_unused_steps_fail_at_teardown_unless_allowed(pytester):
             "?'never asked'?*Pass allow_unused=True to scripted_model(...)*",
         ]
     )
+
+
+def test_the_given_recipe_of_the_testing_guide_runs(pytester):
+    """docs/testing.md's @given example, run as the user's own test (it is no-run in the docs)."""
+    guide = (Path(__file__).parents[2] / "docs" / "testing.md").read_text()
+    start = guide.index("## Fixtures and Hypothesis's `@given`")
+    block = guide[guide.index("```python no-run\n", start) + len("```python no-run\n") :]
+    pytester.makepyfile(test_recipe=block[: block.index("```")])
+    result = pytester.runpytest_inprocess("-p", "no:xdist")
+    result.assert_outcomes(passed=2)  # on asyncio and trio, this suite's anyio_backend
