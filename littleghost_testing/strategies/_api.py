@@ -81,7 +81,9 @@ class Compiled:
             raise SchemaError(f"$ref {too_deep} recurses without a finite instance") from None
         if not sites:
             raise SchemaError("the schema accepts every value: no input can be invalid")
-        return st.one_of(sites)
+        # Each site equally often: st.one_of would flatten a site that is itself a
+        # one_of (a value of several types) into one branch per type.
+        return st.sampled_from(sites).flatmap(_itself)
 
     @functools.cached_property
     def invalid(self) -> st.SearchStrategy[InvalidInput]:
@@ -108,6 +110,10 @@ def _claims(found: Violation, keyword: str | None, parts: tuple[str | int, ...] 
     if parts is not None and found.path != json_path(parts):
         return False
     return keyword is None or found.keyword in (keyword, *KEYWORD_ALIASES.get(keyword, ()))
+
+
+def _itself(strategy: st.SearchStrategy[Broken]) -> st.SearchStrategy[Broken]:
+    return strategy
 
 
 def _is_input(record: InvalidInput | None) -> bool:

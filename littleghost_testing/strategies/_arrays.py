@@ -58,14 +58,7 @@ def arrays(node: Node, stack: RefStack, build: Build, ctx: Context) -> st.Search
     if not fixed:
         return tail
     optional_prefix = st.integers(min(low, len(fixed)), len(fixed))
-
-    @st.composite
-    def with_prefix(draw: st.DrawFn) -> list[Any]:
-        count = draw(optional_prefix)
-        head = [draw(strategy) for strategy in fixed[:count]]
-        return head + (draw(tail) if count == len(prefix) else [])
-
-    result = with_prefix()
+    result = _with_prefix(optional_prefix, fixed, len(prefix), tail)
     if unique or "contains" in node:
         result = result.filter(ctx.check(_array_part(node)))
     return result
@@ -106,23 +99,47 @@ def _tail(
         other = other.filter(lambda value: not ctx.check(node["contains"])(value))
     top = min(most if most is not None else least + 2, spare)
 
-    @st.composite
-    def mixed(draw: st.DrawFn) -> list[Any]:
-        count = draw(st.integers(least, top))
-        found = draw(st.lists(matching, min_size=count, max_size=count, unique_by=key))
-        rest = draw(
-            st.lists(
-                other, min_size=max(low - count, 0), max_size=max(spare - count, 0), unique_by=key
-            )
-        )
-        return draw(st.permutations(found + rest)) if rest else found
-
-    strategy = mixed()
+    counts = st.integers(least, top)
+    strategy = _mixed(counts, matching, other, low, spare, key)
     if key is not None:
         strategy = strategy.filter(
             lambda values: len({canonical(v) for v in values}) == len(values)
         )
     return strategy
+
+
+# Module level: Hypothesis inspects a composite's source once, when it is decorated.
+@st.composite
+def _with_prefix(
+    draw: st.DrawFn,
+    counts: st.SearchStrategy[int],
+    fixed: list[st.SearchStrategy[Any]],
+    positions: int,
+    tail: st.SearchStrategy[list[Any]],
+) -> list[Any]:
+    """The first ``count`` prefix positions; the tail only once every position is filled."""
+    count = draw(counts)
+    head = [draw(strategy) for strategy in fixed[:count]]
+    return head + (draw(tail) if count == positions else [])
+
+
+@st.composite
+def _mixed(
+    draw: st.DrawFn,
+    counts: st.SearchStrategy[int],
+    matching: st.SearchStrategy[Any],
+    other: st.SearchStrategy[Any],
+    low: int,
+    spare: int,
+    key: Callable[[Any], str] | None,
+) -> list[Any]:
+    """``contains`` matches mixed in among the other items."""
+    count = draw(counts)
+    found = draw(st.lists(matching, min_size=count, max_size=count, unique_by=key))
+    rest = draw(
+        st.lists(other, min_size=max(low - count, 0), max_size=max(spare - count, 0), unique_by=key)
+    )
+    return draw(st.permutations(found + rest)) if rest else found
 
 
 def _distinct_values(items: Schema, ctx: Context) -> int | None:

@@ -4,12 +4,20 @@ Hypothesis generates strings from Python patterns, but JSON Schema patterns are
 ECMA-262: ``\\d`` is ASCII, ``.`` stops at line terminators, ``$`` never matches
 before a trailing newline. Spelling every class out explicitly keeps the two in
 agreement; the validator's own regex engine still has the final word.
+
+Lookarounds are zero-width: most are dropped from the generator and enforced
+by that final match (with ASCII-biased wildcards, so a password-style
+``(?=.*[A-Z])(?=.*\\d)`` is met often enough). Backreferences become Python's,
+and ``\\p{...}`` classes are computed with the ``regex`` package.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+import sys
+from array import array
 from dataclasses import dataclass
 
 from ._errors import SchemaError
@@ -19,18 +27,13 @@ __all__ = ["Piece", "Translation", "translate"]
 # ECMA-262 WhiteSpace and LineTerminator code points (what \s matches).
 _SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 _CLASS_ESCAPES = {"d": "0-9", "w": "A-Za-z0-9_", "s": _SPACE}
-# Subsets of Unicode properties: generating from a subset is always valid.
-_PROPERTY_SUBSETS = {
-    "L": "A-Za-z",
-    "Letter": "A-Za-z",
-    "Lu": "A-Z",
-    "Ll": "a-z",
-    "N": "0-9",
-    "Nd": "0-9",
-    "Number": "0-9",
-}
 _CONTROL_ESCAPES = {"t": "\\t", "n": "\\n", "v": "\\x0b", "f": "\\x0c", "r": "\\r"}
 _QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
+_LOOKAROUND = ("?=", "?!", "?<=", "?<!")
+# Printable ASCII offered next to a wide class when lookarounds filter the result.
+_ASCII_BIAS = "[\\x20-\\x7e]"
+_WILDCARD = "[^\\n\\r\\u2028\\u2029]"
+_MAX_CODE_POINT = 0x10FFFF
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,8 @@ class Translation:
 
     source: str
     pieces: tuple[Piece, ...] | None
+    # Lookaround or backreferences: the source only approximates the pattern.
+    approximate: bool = False
 
 
 def translate(pattern: str) -> Translation:
@@ -64,6 +69,8 @@ class _Translator:
         self.pieces: list[Piece] | None = []
         self.anchored_start = False
         self.anchored_end = False
+        self.biased = any("(" + look in pattern for look in _LOOKAROUND)
+        self.approximate = False
 
     def fail(self, what: str) -> SchemaError:
         return SchemaError(f"pattern {self.pattern!r}: {what} cannot be generated")
@@ -73,7 +80,8 @@ class _Translator:
         while self.pos < len(self.pattern):
             out.append(self.term())
         shaped = self.pieces is not None and self.anchored_start and self.anchored_end
-        return Translation("".join(out), tuple(self.pieces) if shaped and self.pieces else None)
+        pieces = tuple(self.pieces) if shaped and self.pieces else None
+        return Translation("".join(out), pieces, self.approximate)
 
     def unshaped(self) -> None:
         self.pieces = None
@@ -138,9 +146,11 @@ class _Translator:
         char = self.pattern[self.pos]
         self.pos += 1
         if char == ".":
-            return "[^\\n\\r\\u2028\\u2029]", True
+            return self.wide(_WILDCARD), True
         if char == "[":
-            return self.char_class(), True
+            negated = self.pattern.startswith("^", self.pos)
+            source = self.char_class()
+            return (self.wide(source) if negated else source), True
         if char == "(":
             return self.group(), False
         if char == "\\":
@@ -153,13 +163,28 @@ class _Translator:
             raise self.fail("a quantifier with nothing to repeat")
         return re.escape(char), True
 
+    def wide(self, source: str) -> str:
+        """A class of most of Unicode, offered printable ASCII too when lookarounds filter."""
+        return f"(?:{_ASCII_BIAS}|{source})" if self.biased else source
+
     def group(self) -> str:
         rest = self.pattern[self.pos :]
+        look = next((look for look in _LOOKAROUND if rest.startswith(look)), None)
         if rest.startswith("?:"):
             self.pos += 2
             prefix = "(?:"
-        elif rest.startswith(("?=", "?!", "?<=", "?<!")):
-            raise self.fail("lookaround")
+        elif look is not None:
+            self.pos += len(look)
+            self.depth += 1
+            body = self.body()
+            self.depth -= 1
+            self.unshaped()
+            self.approximate = True
+            # What a positive lookbehind (or a trailing lookahead) sees can be generated
+            # where it stands; any other lookaround is left to the final match.
+            if look == "?<=" or (look == "?=" and self.pos == len(self.pattern)):
+                return f"(?:{body})"
+            return ""
         elif rest.startswith("?<"):
             end = rest.find(">")
             if end < 0:
@@ -171,14 +196,19 @@ class _Translator:
         else:
             prefix = "("
         self.depth += 1
+        body = self.body()
+        self.depth -= 1
+        return prefix + body + ")"
+
+    def body(self) -> str:
+        """A group's contents up to and past its closing parenthesis."""
         body: list[str] = []
         while self.pos < len(self.pattern) and self.pattern[self.pos] != ")":
             body.append(self.term())
         if self.pos >= len(self.pattern):
             raise self.fail("an unterminated group")
         self.pos += 1
-        self.depth -= 1
-        return prefix + "".join(body) + ")"
+        return "".join(body)
 
     def char_class(self) -> str:
         negated = self.pattern.startswith("^", self.pos)
@@ -228,8 +258,8 @@ class _Translator:
             return "\\" + char, False
         if char == "0" and not self.pattern[self.pos : self.pos + 1].isdigit():
             return "\\x00", True
-        if char.isdigit() or char == "k":
-            raise self.fail("a backreference")
+        if char.isdigit() or (char == "k" and self.pattern.startswith("<", self.pos)):
+            return self.backreference(char), False
         if char == "c":
             letter = self.pattern[self.pos : self.pos + 1]
             if letter.isascii() and letter.isalpha():
@@ -245,11 +275,61 @@ class _Translator:
         if char in "pP" and self.pattern.startswith("{", self.pos):
             end = self.pattern.find("}", self.pos)
             name = self.pattern[self.pos + 1 : end] if end > 0 else ""
-            subset = _PROPERTY_SUBSETS.get(name.removeprefix("General_Category="))
-            if char == "P" or subset is None:
-                raise self.fail(f"the property escape \\{char}{{{name}}}")
             self.pos = end + 1
-            return (subset if in_class else f"[{subset}]"), True
+            ranges = property_ranges(name, negated=char == "P")
+            if not ranges:
+                raise self.fail(f"the property escape \\{char}{{{name}}}")
+            return (ranges if in_class else f"[{ranges}]"), True
         if char.isascii() and char.isalnum():
             raise self.fail(f"the escape \\{char}")
         return re.escape(char), True
+
+    def backreference(self, char: str) -> str:
+        """``\\1`` or ``\\k<name>``, as Python spells it (groups are numbered alike)."""
+        self.unshaped()
+        self.approximate = True
+        if char == "k":
+            end = self.pattern.find(">", self.pos)
+            if end < 0:
+                raise self.fail("an unterminated group name")
+            name = self.pattern[self.pos + 1 : end]
+            self.pos = end + 1
+            return f"(?P={name})"
+        digits = re.match(r"\d*", self.pattern[self.pos :])
+        number = char + (digits.group(0) if digits else "")
+        self.pos += len(number) - 1
+        return f"(?:\\{number})"
+
+
+@functools.cache
+def _every_character() -> str:
+    """Every code point but the surrogates, in order (built once, on first use)."""
+    points = array("I", range(0xD800)) + array("I", range(0xE000, _MAX_CODE_POINT + 1))
+    return points.tobytes().decode(f"utf-32-{sys.byteorder[0]}e")
+
+
+@functools.lru_cache(maxsize=64)
+def property_ranges(name: str, *, negated: bool) -> str:
+    """The code points of ``\\p{name}`` (or ``\\P``) as Python class ranges; "" if unknown."""
+    import regex  # a dependency of littleghost: the engine for patterns jsonschema-rs cannot run
+
+    try:
+        compiled = regex.compile(("\\P{%s}" if negated else "\\p{%s}") % name + "+")
+    except regex.error:
+        return ""
+    out: list[str] = []
+    for match in compiled.finditer(_every_character()):
+        first, last = _code_point(match.start()), _code_point(match.end() - 1)
+        if first < 0xD800 < last:  # a run across the surrogates: two ranges
+            out += [_class_range(first, 0xD7FF), _class_range(0xE000, last)]
+        else:
+            out.append(_class_range(first, last))
+    return "".join(out)
+
+
+def _code_point(index: int) -> int:
+    return index if index < 0xD800 else index + 0x800
+
+
+def _class_range(first: int, last: int) -> str:
+    return f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}"

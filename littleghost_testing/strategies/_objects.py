@@ -8,6 +8,7 @@ unsatisfiable) are left out when optional and reported when required;
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import strategies as st
@@ -24,6 +25,9 @@ Node = dict[str, Any]
 Build = Callable[[Schema, RefStack], st.SearchStrategy[Any]]
 # Keys beyond the declared ones: at most this many, unless minProperties needs more.
 _SPARE_KEYS = 2
+# Past this many optional keys, each is taken with probability _TYPICAL_OPTIONAL / count
+# (instead of 1/2): objects stay small, and every key still shows up in a few dozen draws.
+_TYPICAL_OPTIONAL = 8
 
 
 def objects(
@@ -74,29 +78,53 @@ def objects(
     # first keys would otherwise always be the ones taken (or the only ones left).
     crowded = low > len(required) or len(required) + len(optional) > limit
     order = st.permutations(optional) if crowded and len(optional) > 1 else st.just(optional)
+    take = (
+        st.booleans()
+        if len(optional) <= 2 * _TYPICAL_OPTIONAL
+        else st.integers(1, len(optional)).map(lambda pick: pick <= _TYPICAL_OPTIONAL)
+    )
+    return _draw_object(_Plan(required, order, take, depends, values, limit, low, extra))
 
-    @st.composite
-    def draw_object(draw: st.DrawFn) -> dict[str, Any]:
-        chosen = list(required)
-        for key in draw(order):
-            needed = [k for k in _closure([key], depends) if k not in chosen]
-            if (
-                needed
-                and len(chosen) + len(needed) <= limit
-                and (draw(st.booleans()) or len(chosen) < low)
-            ):
-                chosen += needed
-        result = {key: draw(values[key]) for key in chosen}
-        if extra is not None and len(result) < limit:
-            wanted = max(low - len(result), 0)
-            count = draw(st.integers(wanted, max(wanted, min(_SPARE_KEYS, limit - len(result)))))
-            for key, value in draw(
-                st.lists(extra, min_size=count, max_size=count, unique_by=lambda kv: kv[0])
-            ):
-                result[key] = value
-        return result
 
-    return draw_object()
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What one object schema allows, worked out once when the strategy is built."""
+
+    required: list[str]
+    order: st.SearchStrategy[list[str]]
+    take: st.SearchStrategy[bool]
+    depends: dict[str, list[str]]
+    values: dict[str, st.SearchStrategy[Any]]
+    limit: int
+    low: int
+    extra: st.SearchStrategy[tuple[str, Any]] | None
+
+
+# Module level: Hypothesis inspects a composite's source once, when it is decorated.
+@st.composite
+def _draw_object(draw: st.DrawFn, plan: _Plan) -> dict[str, Any]:
+    chosen = list(plan.required)
+    for key in draw(plan.order):
+        needed = [k for k in _closure([key], plan.depends) if k not in chosen]
+        if (
+            needed
+            and len(chosen) + len(needed) <= plan.limit
+            and (draw(plan.take) or len(chosen) < plan.low)
+        ):
+            chosen += needed
+    result = {key: draw(plan.values[key]) for key in chosen}
+    if plan.extra is not None and len(result) < plan.limit:
+        wanted = max(plan.low - len(result), 0)
+        most = max(wanted, min(_SPARE_KEYS, plan.limit - len(result)))
+        count = draw(st.integers(wanted, most))
+        entries = st.lists(plan.extra, min_size=count, max_size=count, unique_by=_entry_key)
+        for key, value in draw(entries):
+            result[key] = value
+    return result
+
+
+def _entry_key(entry: tuple[str, Any]) -> str:
+    return entry[0]
 
 
 def _closure(keys: list[str], depends: dict[str, list[str]]) -> list[str]:

@@ -8,9 +8,12 @@ import re
 from collections.abc import Callable
 
 import jsonschema_rs
+from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample, Unsatisfiable
 
-from littleghost._validation import compile_instance_validator
+from littleghost._validation import SchemaValidator, compile_instance_validator
+from littleghost.errors import ConfigurationError
 
 from ._ecma import Piece, translate
 from ._errors import SchemaError
@@ -23,14 +26,21 @@ _SPARE = 8
 
 @functools.lru_cache(maxsize=4096)
 def matcher(pattern: str) -> Callable[[str], bool]:
-    """``pattern``'s ECMA-262 search, exactly as littleghost validates it."""
+    """``pattern``'s ECMA-262 search, exactly as littleghost validates it.
+
+    The linear-time engine answers when it can run the pattern; otherwise
+    (lookaround, backreferences) the Tool validator's own engine does.
+    """
     try:
-        validator = compile_instance_validator({"pattern": pattern})
-    except (jsonschema_rs.ValidationError, ValueError) as error:
+        return compile_instance_validator({"pattern": pattern}).is_valid
+    except (jsonschema_rs.ValidationError, ValueError):
+        pass
+    try:
+        return SchemaValidator({"pattern": pattern}).is_valid
+    except ConfigurationError as error:
         raise SchemaError(
             f"pattern {pattern!r} is not a usable regular expression: {error}"
         ) from None
-    return validator.is_valid
 
 
 def search(pattern: str, text: str) -> bool:
@@ -54,7 +64,32 @@ def pattern_strings(
         if min_size or max_size is not None:
             limit = math.inf if max_size is None else max_size
             base = base.filter(lambda text: min_size <= len(text) <= limit)
-    return base.filter(matcher(pattern))
+    strategy = base.filter(matcher(pattern))
+    if translation.approximate:
+        _probe(pattern, strategy)
+    return strategy
+
+
+def _probe(pattern: str, strategy: st.SearchStrategy[str]) -> None:
+    """Fail now, not mid-run, if the approximation of a lookaround pattern never matches."""
+    probe = settings(
+        max_examples=1,
+        database=None,
+        derandomize=True,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    try:
+        find(strategy, _anything, settings=probe)
+    except (NoSuchExample, Unsatisfiable):
+        raise SchemaError(
+            f"pattern {pattern!r}: no string generated for it matched "
+            f"(its lookaround or backreference could not be approximated)"
+        ) from None
+
+
+def _anything(_: str) -> bool:
+    return True
 
 
 def _shaped(
@@ -68,17 +103,26 @@ def _shaped(
     lows = [piece.low for piece in pieces]
     highs = [piece.high for piece in pieces]
 
-    @st.composite
-    def build(draw: st.DrawFn) -> str:
-        used = 0
-        out: list[str] = []
-        for index, atom in enumerate(atoms):
-            low = max(lows[index], min_size - used - sum(highs[index + 1 :]))
-            high = min(highs[index], limit - used - sum(lows[index + 1 :]))
-            high = min(high, low + _SPARE)
-            count = int(low) if high <= low else draw(st.integers(int(low), int(high)))
-            out += draw(st.lists(atom, min_size=count, max_size=count))
-            used += count
-        return "".join(out)
+    return _fitted(atoms, lows, highs, min_size, limit)
 
-    return build()
+
+# Module level: Hypothesis inspects a composite's source once, when it is decorated.
+@st.composite
+def _fitted(
+    draw: st.DrawFn,
+    atoms: list[st.SearchStrategy[str]],
+    lows: list[int],
+    highs: list[float],
+    min_size: int,
+    limit: float,
+) -> str:
+    used = 0
+    out: list[str] = []
+    for index, atom in enumerate(atoms):
+        low = max(lows[index], min_size - used - sum(highs[index + 1 :]))
+        high = min(highs[index], limit - used - sum(lows[index + 1 :]))
+        high = min(high, low + _SPARE)
+        count = int(low) if high <= low else draw(st.integers(int(low), int(high)))
+        out += draw(st.lists(atom, min_size=count, max_size=count))
+        used += count
+    return "".join(out)

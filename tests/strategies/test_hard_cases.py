@@ -251,7 +251,7 @@ UNSATISFIABLE = {
         },
         "recurses",
     ),
-    "lookahead": ({"type": "string", "pattern": "^(?=a)"}, "pattern"),
+    "lookbehind before the start": ({"type": "string", "pattern": "^(?<=a)b"}, "pattern"),
     "false": (False, "false"),
     "too few unique values": (
         {"type": "array", "items": {"type": "boolean"}, "uniqueItems": True, "minItems": 3},

@@ -68,7 +68,22 @@ def test_pattern_misses_fail_only_on_pattern() -> None:
     check_invalid({"type": "string", "pattern": "^\\d{3}-\\d{4}$"})
 
 
-@pytest.mark.parametrize("pattern", ["(a)\\1", "^(?<=a)b", "^(?!x)"])
-def test_unsupported_regex_features_raise(pattern: str) -> None:
-    with pytest.raises(SchemaError, match="pattern"):
-        _strings(pattern)
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "(a)\\1",
+        "^(?<tag>[ab])-\\k<tag>$",
+        "^(?!x)",
+        "^(?!admin$)[a-z]+$",
+        "(?<=@)\\w+",
+        "^(?=.*[A-Z])(?=.*[a-z])(?=.*\\d).{8,}$",
+    ],
+)
+def test_lookaround_and_backreferences_generate_matches(pattern: str) -> None:
+    check_valid({"type": "string", "pattern": pattern}, 30)
+    check_invalid({"type": "string", "pattern": pattern}, 20)
+
+
+def test_a_lookaround_pattern_no_string_matches_is_refused_when_built() -> None:
+    with pytest.raises(SchemaError, match="no string generated for it matched"):
+        _strings("^(?<=a)b")

@@ -1,0 +1,272 @@
+"""Which shapes a schema allows, and which of them a set of values reached.
+
+Valid is not enough: a fuzzer that never sends an optional key, a second enum
+value or the other ``oneOf`` branch never runs the code behind them. The
+targets, each named by the schema location it belongs to:
+
+- valid values: each optional property present and absent, each ``enum`` value,
+  each ``anyOf``/``oneOf`` branch, both booleans, each type of a type list,
+  empty and non-empty arrays (where the schema allows them);
+- invalid inputs: each constraint, at each location, that can be broken alone
+  (a keyword outside ``anyOf``/``oneOf``/``not``/``if``, not implied by a
+  sibling: ``type`` beside ``enum`` cannot fail alone, nor the looser of two
+  bounds).
+
+Locations follow the instance: ``$.a`` for property ``a``, ``$.a[]`` for its
+items, ``$.a[0]`` for a ``prefixItems`` position, ``$.*`` for other keys, and
+``/anyOf/1`` once inside a branch. A ``$ref`` is followed once per path.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._context import Context, Schema, canonical
+from ._drafts import to_2020_12
+from ._errors import SchemaError
+from ._invalid import InvalidInput
+
+__all__ = ["Coverage", "coverage_of"]
+
+Target = tuple[str, ...]
+_BOUND_PAIRS = (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum"))
+_BREAKABLE = (
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+    "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "minProperties",
+    "maxProperties", "enum", "const",
+)  # fmt: skip
+_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
+
+
+@dataclass
+class Coverage:
+    """Targets of one schema, and those reached so far."""
+
+    targets: set[Target] = field(default_factory=set)
+    reached: set[Target] = field(default_factory=set)
+
+    @property
+    def ratio(self) -> float:
+        return len(self.reached & self.targets) / len(self.targets) if self.targets else 1.0
+
+    @property
+    def missed(self) -> list[Target]:
+        return sorted(self.targets - self.reached)
+
+
+def coverage_of(
+    schema: Schema, values: Iterable[Any] = (), invalid: Iterable[InvalidInput] | None = None
+) -> Coverage:
+    """The coverage ``values`` (and, if given, ``invalid`` inputs) reach on ``schema``."""
+    walker = _Walker(to_2020_12(schema))
+    out = Coverage()
+    walker.shapes(walker.root, "$", (), out.targets)
+    for value in values:
+        walker.reach(walker.root, value, "$", (), out.reached)
+    if invalid is not None:
+        walker.constraints(walker.root, "$", (), out.targets)
+        for record in invalid:
+            out.reached.add(("break", record.keyword, walker.locate(record.path)))
+    return out
+
+
+class _Walker:
+    def __init__(self, root: Schema) -> None:
+        self.root = root
+        self.ctx = Context(root)
+
+    def resolve(self, schema: Schema, seen: tuple[str, ...]) -> list[tuple[dict[str, Any], tuple]]:
+        """``schema`` and its ``$ref``/``allOf`` parts, each with the refs followed to reach it."""
+        if not isinstance(schema, dict):
+            return []
+        parts = [(schema, seen)]
+        for keyword in ("$ref", "$dynamicRef"):
+            if isinstance(schema.get(keyword), str):
+                try:
+                    uri, target = self.ctx.lookup(schema[keyword])
+                except SchemaError:
+                    continue
+                if uri not in seen:
+                    parts += self.resolve(target, (*seen, uri))
+        for part in schema.get("allOf", ()):
+            parts += self.resolve(part, seen)
+        return parts
+
+    # -- valid shapes -------------------------------------------------------------------------
+
+    def shapes(self, schema: Schema, at: str, seen: tuple, out: set[Target]) -> None:
+        for node, refs in self.resolve(schema, seen):
+            kinds = node.get("type")
+            if isinstance(kinds, list) and len(kinds) > 1:
+                out.update(("type", at, kind) for kind in kinds)
+            if kinds == "boolean" or (isinstance(kinds, list) and "boolean" in kinds):
+                out.update({("boolean", at, "true"), ("boolean", at, "false")})
+            if isinstance(node.get("enum"), list):
+                allowed = self.ctx.check({k: v for k, v in node.items() if k != "enum"})
+                out.update(("enum", at, canonical(v)) for v in node["enum"] if allowed(v))
+            for keyword in ("anyOf", "oneOf"):
+                for index, branch in enumerate(node.get(keyword, ())):
+                    where = f"{at}/{keyword}/{index}"
+                    if self._satisfiable(branch):
+                        out.add(("branch", where))
+                        self.shapes(branch, where, refs, out)
+            self._object_shapes(node, at, refs, out)
+            self._array_shapes(node, at, refs, out)
+
+    def _satisfiable(self, schema: Schema) -> bool:
+        from ._api import from_schema  # the strategies judge what can be generated
+
+        try:
+            from_schema(schema if not isinstance(schema, dict) else {**schema, **self._defs()})
+        except SchemaError:
+            return False
+        return True
+
+    def _defs(self) -> dict[str, Any]:
+        root = self.root if isinstance(self.root, dict) else {}
+        return {key: root[key] for key in ("$defs", "definitions") if key in root}
+
+    def _object_shapes(self, node: dict[str, Any], at: str, refs: tuple, out: set[Target]) -> None:
+        required = set(node.get("required", ()))
+        for key, schema in node.get("properties", {}).items():
+            if key not in required and schema is not False:
+                out.update({("present", at, key), ("absent", at, key)})
+            self.shapes(schema, f"{at}.{key}", refs, out)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            self.shapes(extra, f"{at}.*", refs, out)
+
+    def _array_shapes(self, node: dict[str, Any], at: str, refs: tuple, out: set[Target]) -> None:
+        kinds = node.get("type")
+        prefix = node.get("prefixItems", [])
+        is_array = kinds == "array" or (isinstance(kinds, list) and kinds == ["array"])
+        if not is_array:
+            return
+        if node.get("minItems", 0) == 0:
+            out.add(("empty", at))
+        closed = node.get("items") is False and not prefix
+        if node.get("maxItems") != 0 and not closed:
+            out.add(("non-empty", at))
+        for index, schema in enumerate(prefix):
+            self.shapes(schema, f"{at}[{index}]", refs, out)
+        if isinstance(node.get("items"), dict):
+            self.shapes(node["items"], f"{at}[]", refs, out)
+
+    def reach(self, schema: Schema, value: Any, at: str, seen: tuple, out: set[Target]) -> None:
+        for node, refs in self.resolve(schema, seen):
+            out.add(("type", at, _type_of(value)))
+            if isinstance(value, bool):
+                out.add(("boolean", at, "true" if value else "false"))
+            out.add(("enum", at, canonical(value)))
+            for keyword in ("anyOf", "oneOf"):
+                for index, branch in enumerate(node.get(keyword, ())):
+                    if self.ctx.check(branch)(value):
+                        where = f"{at}/{keyword}/{index}"
+                        out.add(("branch", where))
+                        self.reach(branch, value, where, refs, out)
+            if isinstance(value, dict):
+                self._reach_object(node, value, at, refs, out)
+            elif isinstance(value, list):
+                out.add(("non-empty", at) if value else ("empty", at))
+                prefix = node.get("prefixItems", [])
+                for index, item in enumerate(value):
+                    if index < len(prefix):
+                        self.reach(prefix[index], item, f"{at}[{index}]", refs, out)
+                    elif isinstance(node.get("items"), dict):
+                        self.reach(node["items"], item, f"{at}[]", refs, out)
+
+    def _reach_object(
+        self, node: dict[str, Any], value: dict[str, Any], at: str, refs: tuple, out: set[Target]
+    ) -> None:
+        properties = node.get("properties", {})
+        for key, schema in properties.items():
+            if key in value:
+                out.add(("present", at, key))
+                self.reach(schema, value[key], f"{at}.{key}", refs, out)
+            else:
+                out.add(("absent", at, key))
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            for key, item in value.items():
+                if key not in properties:
+                    self.reach(extra, item, f"{at}.*", refs, out)
+
+    # -- breakable constraints ------------------------------------------------------------------
+
+    def constraints(self, schema: Schema, at: str, seen: tuple, out: set[Target]) -> None:
+        for node, refs in self.resolve(schema, seen):
+            for keyword in _alone(node):
+                out.add(("break", keyword, at))
+            for key in node.get("required", ()):
+                out.add(("break", "required", f"{at}.{key}"))
+            if node.get("additionalProperties") is False:
+                out.add(("break", "additionalProperties", f"{at}.*"))
+            for key, schema_of_key in node.get("properties", {}).items():
+                self.constraints(schema_of_key, f"{at}.{key}", refs, out)
+            if isinstance(node.get("additionalProperties"), dict):
+                self.constraints(node["additionalProperties"], f"{at}.*", refs, out)
+            for index, item in enumerate(node.get("prefixItems", ())):
+                self.constraints(item, f"{at}[{index}]", refs, out)
+            if isinstance(node.get("items"), dict):
+                self.constraints(node["items"], f"{at}[]", refs, out)
+
+    def locate(self, path: str) -> str:
+        """The location of an instance path (``$.a[3]`` is ``$.a[]`` unless 3 is a prefix)."""
+        at, schemas = "$", [self.root]
+        for match in _PATH_PART.finditer(path):
+            name, index, quoted = match.groups()
+            nodes = [node for schema in schemas for node, _ in self.resolve(schema, ())]
+            if index is not None:
+                position = int(index)
+                prefix = max((len(node.get("prefixItems", ())) for node in nodes), default=0)
+                step = f"[{position}]" if position < prefix else "[]"
+                key: str | int = position
+            else:
+                key = name if name is not None else json.loads(quoted)
+                declared = any(key in node.get("properties", {}) for node in nodes)
+                step = f".{key}" if declared else ".*"
+            at += step
+            schemas = [child for node in nodes for child in _children(node, key)]
+        return at
+
+
+def _alone(node: dict[str, Any]) -> list[str]:
+    """The keywords of ``node`` that a value can break without breaking a sibling."""
+    found = [keyword for keyword in _BREAKABLE if keyword in node]
+    if "type" in node and "enum" not in node and "const" not in node:
+        found.append("type")
+    for inclusive, exclusive in _BOUND_PAIRS:
+        if inclusive in node and exclusive in node:
+            looser = inclusive if _looser(inclusive, node) else exclusive
+            found.remove(looser)
+    return found
+
+
+def _looser(inclusive: str, node: dict[str, Any]) -> bool:
+    bound, exclusive = node[inclusive], node["exclusive" + inclusive[0].upper() + inclusive[1:]]
+    return bound < exclusive if inclusive == "minimum" else bound > exclusive
+
+
+def _children(node: dict[str, Any], key: str | int) -> list[Schema]:
+    if isinstance(key, int):
+        prefix = node.get("prefixItems", [])
+        return [prefix[key]] if key < len(prefix) else [node.get("items", True)]
+    if key in node.get("properties", {}):
+        return [node["properties"][key]]
+    return [node.get("additionalProperties", True)]
+
+
+def _type_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    return {str: "string", list: "array", dict: "object"}[type(value)]
