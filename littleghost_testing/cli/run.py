@@ -151,9 +151,10 @@ class Checker:
             except KeyboardInterrupt:
                 interrupts += 1
                 self._stop.set("interrupted (Ctrl-C)", interrupted=True)
+                longest = max([self.options.timeout, *self.options.tool_timeouts.values()])
                 progress.line(
                     "interrupted: finishing the calls in flight "
-                    f"(at most {self.options.timeout:g} s), then reporting"
+                    f"(at most {longest:g} s), then reporting"
                     if interrupts == 1
                     else "still finishing the calls in flight"
                 )
