@@ -106,14 +106,15 @@ def backtracking_keyword(timeout: float) -> type:
         def __init__(self, parent_schema: Any, value: Any, schema_path: Any) -> None:
             self._pattern = value
             self._compiled = compile_ecma(value)
-            # The last string that ran out of time: reporting why the input is invalid
-            # validates it again, and must not spend the budget twice.
+            # The string that just ran out of time: reporting why the input is invalid
+            # validates it once more, which must not spend the budget twice.
             self._timed_out: str | None = None
 
         def validate(self, instance: Any) -> None:
             if not isinstance(instance, str):
                 return
             if instance is self._timed_out:
+                self._timed_out = None  # answered once from memory, then matched afresh
                 raise ValueError(f"{TIMED_OUT}: {self._pattern}")
             try:
                 found = self._compiled.search(instance, timeout=timeout)
