@@ -238,6 +238,20 @@ async def test_discovery_timeout(lg_leaks: Leaks, transport: str, behavior: str)
     await baseline.assert_released()
 
 
+@pytest.mark.parametrize("transport", ["memory", "stdio"])
+async def test_an_unparseable_catalog_fails_discovery_promptly(
+    lg_leaks: Leaks, transport: str
+) -> None:
+    baseline = lg_leaks()
+    with (
+        client_factory(transport, "garbage-list") as make_client,
+        anyio.fail_after(PROMPT),
+        pytest.raises(lg.ProtocolError, match="cannot be parsed"),
+    ):
+        await toolset(make_client).tools(lg.Binding())
+    await baseline.assert_released()
+
+
 async def test_a_run_deadline_sooner_than_call_timeout_wins(lg_leaks: Leaks) -> None:
     baseline = lg_leaks()
     with client_factory("stdio", "silent") as make_client, anyio.fail_after(PROMPT):

@@ -2,7 +2,7 @@
 
 Each behavior answers ``server/discover`` and ``tools/list`` like an honest
 2026-07-28 server with one tool, ``probe``, and misbehaves on ``tools/call``
-(or, for ``silent-list``, on ``tools/list``). Answers are produced in chunks,
+(or, for ``silent-list`` and ``garbage-list``, on ``tools/list``). Answers are produced in chunks,
 so a server can send a gigabyte without holding it.
 """
 
@@ -49,6 +49,8 @@ def answer(request: dict[str, Any], behavior: str, size: int) -> Iterator[bytes]
     if method == "tools/list":
         if behavior == "silent-list":
             raise Silent
+        if behavior == "garbage-list":
+            return iter([b"this is not JSON-RPC\n"])
         return _line(key, "result", LISTING)
     if method != "tools/call":
         return _line(key, "error", {"code": -32601, "message": "Method not found"})
