@@ -26,6 +26,7 @@ import regex
 from ._backtracking import DEFAULT_REGEX_TIMEOUT, TIMED_OUT, backtracking_keyword, compile_ecma
 from ._backtracking import KEYWORD as BACKTRACKING_KEYWORD
 from ._first_use import compiles_on_first_use
+from ._frozen import FrozenDict, FrozenList
 from ._schema_walk import nests_within
 from .errors import ConfigurationError
 
@@ -583,8 +584,20 @@ def _scan(value: object, max_depth: int) -> bool:
             elif kind is float:
                 if not math.isfinite(item):
                     return False
+            elif kind is FrozenDict or kind is FrozenList:  # frozen input, e.g. from a test
+                nested = True
+                if len(item) > _SMALL_CONTAINER:
+                    if id(item) in large:
+                        return False
+                    large.add(id(item))
+                if kind is FrozenList:
+                    extend(item)
+                elif all(type(key) is str and not _has_surrogate(key) for key in item):
+                    extend(item.values())
+                else:
+                    return False
             else:
-                return False  # subclasses and tuples: the slow path checks them
+                return False  # other subclasses and tuples: the slow path checks them
         if nested:
             depth += 1
             if depth > max_depth:
@@ -600,11 +613,12 @@ def _scan(value: object, max_depth: int) -> bool:
 
 # Containers with more entries than this are tracked one by one (see ``_scan``).
 _SMALL_CONTAINER = 32
+_CONTAINERS = frozenset({dict, list, FrozenDict, FrozenList})
 
 
 def _repeats_a_container(level: list[Any], large: set[int]) -> bool:
     """Whether a dict or list occurs twice in ``level``, or was met before."""
-    ids = [id(item) for item in level if type(item) is dict or type(item) is list]
+    ids = [id(item) for item in level if type(item) in _CONTAINERS]
     unique = set(ids)
     return len(unique) != len(ids) or not unique.isdisjoint(large)
 
