@@ -526,7 +526,11 @@ def schema_problem(schema: object) -> str | None:
         problem = _locate_problem(schema, MAX_SCHEMA_DEPTH, mappings=True)
     except Exception as error:
         return f"the schema cannot be read ({type(error).__name__})"
-    return None if problem is None else problem.message.replace("$", "the schema", 1)
+    if problem is None:
+        return None
+    if problem.path == "$":  # "$ is nested deeper than ...": say which document
+        return problem.message.replace("$", "the schema", 1)
+    return f"at {problem.message}"  # "at $.properties.self refers back to $ (a cycle)"
 
 
 def first_problem(value: object, *, max_depth: int) -> Violation | None:

@@ -285,3 +285,20 @@ async def test_ten_million_wrong_items_stay_within_memory(
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert completed.stdout.strip().endswith("$.names[0] must be string; and possibly more")
     await snapshot.assert_released()
+
+
+async def test_max_input_depth_is_a_class_attribute_to_raise_or_lower() -> None:
+    class Shallow(Tree):
+        max_input_depth = 3
+
+    class Deep(Tree):
+        max_input_depth = 500
+
+    assert (await Shallow().execute({"tree": nested(2)})).content == "called"
+    assert (await Shallow().execute({"tree": nested(3)})).content == (
+        "Invalid tool input: $ is nested deeper than 3 levels"
+    )
+    assert (await Deep().execute({"tree": nested(400)})).content == "called"
+    for bad in (0, -1, 2.5, "64", True):
+        with pytest.raises(lg.ConfigurationError, match="max_input_depth"):
+            type("Bad", (Tree,), {"max_input_depth": bad})
