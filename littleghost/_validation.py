@@ -1,10 +1,14 @@
-"""Compiling JSON Schemas into fast, linear-time validators.
+"""Compiling JSON Schemas into fast validators, and keeping hostile input away from them.
 
 ``jsonschema`` is the reference: it checks schemas against the Draft 2020-12
 metaschema and names the bad keyword. ``jsonschema-rs`` validates instances on
 the hot path: it is compiled once per schema, applies ECMA-262 regular
 expression semantics (``\\d`` is ASCII, ``.`` excludes line terminators) and,
-configured with the ``regex`` crate, matches in linear time.
+configured with the ``regex`` crate, matches in linear time (lookaround and
+backreferences, which need backtracking, run under a time budget, see
+``_backtracking``). Native code recurses over its input, so ``json_problem``
+checks depth, cycles and plain JSON first, in one iterative pass; reports of
+invalid input are bounded.
 """
 
 from __future__ import annotations
