@@ -3,10 +3,10 @@
 A catalog of a thousand MCP tools means a thousand schemas to check and
 freeze at discovery. Schemas are nearly always plain JSON trees (``dict``,
 ``list``, strings, numbers), so these passes dispatch on exact types and
-answer only "fine" (or the frozen copy). Anything else (a container met
-twice, a ``Mapping`` that is not a ``dict``, a tuple, nesting too deep)
-gets ``None``, and the caller takes the slow path that says what is wrong
-and where (``_validation.schema_problem``).
+answer only "fine" (or the frozen copy). Anything else (a ``Mapping`` that
+is not a ``dict``, a tuple, nesting too deep, and for ``nests_within`` a
+container met twice) gets ``None`` or ``False``, and the caller takes the
+slow path that says what is wrong and where (``_validation.schema_problem``).
 """
 
 from __future__ import annotations
@@ -39,25 +39,33 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
     """
 
     def walk(value: Any, depth: int) -> Any:
-        kind = type(value)
-        if kind in _ATOMS:
-            return value
+        """Freeze the container ``value``, ``depth`` containers deep; atoms never get here."""
         if depth > max_depth:
             raise _Unfit  # too deep, or a cycle
+        kind = type(value)
         depth += 1
         if kind is dict:
-            for key in value:
-                if type(key) is not str:
-                    raise _Unfit
-            return frozen_dict({key: walk(item, depth) for key, item in value.items()})
+            return frozen_dict(
+                {
+                    key if type(key) is str else str(key): item
+                    if type(item) in _ATOMS
+                    else walk(item, depth)
+                    for key, item in value.items()
+                }
+            )
         if kind is list:
-            return frozen_list([walk(item, depth) for item in value])
+            return frozen_list(
+                [item if type(item) in _ATOMS else walk(item, depth) for item in value]
+            )
         if kind is FrozenDict or kind is FrozenList:
             for item in value.values() if kind is FrozenDict else value:
-                walk(item, depth)
+                if type(item) not in _ATOMS:
+                    walk(item, depth)
             return value  # already frozen: kept, as ``freeze`` keeps it
         raise _Unfit
 
+    if type(schema) in _ATOMS:
+        return schema
     try:
         frozen = walk(schema, 1)
     except _Unfit:
