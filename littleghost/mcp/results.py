@@ -83,12 +83,10 @@ def convert_result(
             raise lg.ProtocolError(
                 f"MCP tool {tool_name} declares an outputSchema but returned no structuredContent"
             )
-        if not output_validator.is_valid(structured):
-            violations = output_validator.violations(structured)
-            detail = "; ".join(v.message for v in violations[:3])
+        if not output_validator.accepts(structured):  # json_problem has passed above
             raise lg.ProtocolError(
                 f"MCP tool {tool_name} returned structuredContent that breaks its outputSchema: "
-                f"{detail}"
+                f"{output_validator.report(structured)}"
             )
     if structured is not None:
         value: Any = structured

@@ -111,18 +111,22 @@ async def bounded_stdio_client(server: StdioServerParameters, wire: Wire) -> Asy
     async def read_stdout() -> None:
         lines = LineReader(wire.bounds.max_result_bytes)
         try:
-            async with reader_writer:
-                async for chunk in stdout:
-                    for line in lines.feed(chunk):
-                        message = parse_line(line, server.encoding, server.encoding_error_handler)
-                        if message is not None:
-                            await reader_writer.send(message)
-        except lg.ProviderError as error:
-            wire.fail(error)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            pass  # the session, or our own shutdown, closed the streams
-        except Exception as error:  # the reader died: nothing will ever answer again
-            wire.fail(lg.ProviderError(f"reading the MCP server's stdout failed: {error!r}"[:300]))
+            async with reader_writer:  # closing it ends the session's reading: fail first
+                try:
+                    async for chunk in stdout:
+                        for line in lines.feed(chunk):
+                            message = parse_line(
+                                line, server.encoding, server.encoding_error_handler
+                            )
+                            if message is not None:
+                                await reader_writer.send(message)
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    pass  # the session, or our own shutdown, closed the streams
+                except lg.ProviderError as error:
+                    wire.fail(error)
+                except Exception as error:  # the reader died: nothing will ever answer again
+                    failure = f"reading the MCP server's stdout failed: {error!r}"
+                    wire.fail(lg.ProviderError(failure[:300]))
         finally:
             await _drain(stdout)
 

@@ -220,6 +220,15 @@ async def test_structured_content_nested_too_deep_for_the_validator(
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
+async def test_output_breaking_its_schema_everywhere_gets_a_short_report(
+    lg_leaks: Leaks, transport: str
+) -> None:
+    first, _, _ = await call_twice(lg_leaks, transport, "wrong-output", 200_000)
+    assert_failed(first, lg.ProtocolError, "breaks its outputSchema: $.names[0] must be string")
+    assert len(str(first.error)) < 4096
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_call_timeout(lg_leaks: Leaks, transport: str) -> None:
     first, _, _ = await call_twice(lg_leaks, transport, "silent", call_timeout=0.3)
     assert_failed(first, lg.ProviderError, "call_timeout (0.3 s)")

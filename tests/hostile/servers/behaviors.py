@@ -2,7 +2,9 @@
 
 Each behavior answers ``server/discover`` and ``tools/list`` like an honest
 2026-07-28 server with one tool, ``probe``, and misbehaves on ``tools/call``
-(or, for ``silent-list`` and ``garbage-list``, on ``tools/list``). Answers are produced in chunks,
+(or, for ``silent-list`` and ``garbage-list``, on ``tools/list``);
+``wrong-output`` lists an ``outputSchema`` that its ``structuredContent`` breaks
+``SIZE`` times over. Answers are produced in chunks,
 so a server can send a gigabyte without holding it.
 """
 
@@ -22,12 +24,9 @@ DISCOVER = {
     "ttlMs": 0,
     "cacheScope": "public",
 }
-LISTING = {
-    "tools": [{"name": "probe", "description": "Probe.", "inputSchema": {"type": "object"}}],
-    "resultType": "complete",
-    "ttlMs": 0,
-    "cacheScope": "public",
-}
+PROBE = {"name": "probe", "description": "Probe.", "inputSchema": {"type": "object"}}
+LISTING = {"tools": [PROBE], "resultType": "complete", "ttlMs": 0, "cacheScope": "public"}
+NAMES = {"type": "object", "properties": {"names": {"type": "array", "items": {"type": "string"}}}}
 
 
 class Silent(Exception):
@@ -51,6 +50,8 @@ def answer(request: dict[str, Any], behavior: str, size: int) -> Iterator[bytes]
             raise Silent
         if behavior == "garbage-list":
             return iter([b"this is not JSON-RPC\n"])
+        if behavior == "wrong-output":
+            return _line(key, "result", LISTING | {"tools": [PROBE | {"outputSchema": NAMES}]})
         return _line(key, "result", LISTING)
     if method != "tools/call":
         return _line(key, "error", {"code": -32601, "message": "Method not found"})
@@ -76,6 +77,9 @@ def _call(key: str, behavior: str, size: int) -> Iterator[bytes]:
             nested = [nested]
         result = {"content": [], "structuredContent": {"tree": nested}, "resultType": "complete"}
         return _line(key, "result", result)
+    if behavior == "wrong-output":
+        result = {"content": [], "structuredContent": {"names": [0] * size}}
+        return _line(key, "result", result | {"resultType": "complete"})
     if behavior == "invalid-utf8":
         return iter([b'{"jsonrpc": "2.0", "id": ' + key.encode() + b', "result": "\xff\xfe"}\n'])
     if behavior == "surrogate":
