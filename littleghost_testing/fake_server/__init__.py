@@ -1,6 +1,17 @@
 """Fake MCP servers for tests: declared tools, scripted faults, records, any transport."""
 
-from .faults import Crash, Delay, ErrorResult, Fault, Hang, JsonRpcError, Malformed, Oversized
+from .faults import (
+    Crash,
+    Delay,
+    ErrorResult,
+    Fault,
+    Hang,
+    HttpStatus,
+    JsonRpcError,
+    Malformed,
+    Oversized,
+    RawBytes,
+)
 from .records import Call, Cancellation
 from .server import FakeMCPServer
 
@@ -13,7 +24,9 @@ __all__ = [
     "FakeMCPServer",
     "Fault",
     "Hang",
+    "HttpStatus",
     "JsonRpcError",
     "Malformed",
     "Oversized",
+    "RawBytes",
 ]

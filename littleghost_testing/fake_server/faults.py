@@ -6,20 +6,24 @@ and shipped as JSON to a stdio child process.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
     "MAX_DELAY_SECONDS",
+    "WIRE_FAULTS",
     "Crash",
     "Delay",
     "ErrorResult",
     "Fault",
     "Hang",
+    "HttpStatus",
     "JsonRpcError",
     "Malformed",
     "Oversized",
+    "RawBytes",
     "dump_fault",
     "load_fault",
     "require_fault",
@@ -111,11 +115,72 @@ class Oversized:
             raise ValueError(f"Oversized kind must be 'image' or 'text', not {self.kind!r}")
 
 
-Fault = Delay | Hang | ErrorResult | JsonRpcError | Crash | Malformed | Oversized
+@dataclass(frozen=True, slots=True)
+class RawBytes:
+    """Answer a tool call with ``data`` on the wire instead of a JSON-RPC message.
+
+    For bytes no client can read: invalid UTF-8, a line that is not JSON, a
+    lone surrogate escape. ``{id}`` in ``data`` becomes the request's id.
+    stdio: one line of the child's stdout; HTTP: the body of a 200
+    ``application/json`` response; memory: parsed as the stdio client parses
+    a line. The request is then never answered.
+    """
+
+    data: bytes
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.data, bytes):
+            raise TypeError(f"RawBytes data must be bytes, not {self.data!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class HttpStatus:
+    """Answer a tool call's HTTP request with ``status`` and ``body`` (HTTP only).
+
+    Over memory and stdio, where there is no status to send, the call gets a
+    JSON-RPC internal error saying so.
+    """
+
+    status: int
+    body: str = ""
+    content_type: str = "text/plain"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.status, bool) or not isinstance(self.status, int):
+            raise TypeError(f"HttpStatus status must be an int, not {self.status!r}")
+        if not 100 <= self.status <= 599:
+            raise ValueError(f"HttpStatus status must be between 100 and 599, not {self.status}")
+        if not isinstance(self.body, str):
+            raise TypeError(f"HttpStatus body must be a str, not {self.body!r}")
+
+
+Fault = (
+    Delay
+    | Hang
+    | ErrorResult
+    | JsonRpcError
+    | Crash
+    | Malformed
+    | Oversized
+    | RawBytes
+    | HttpStatus
+)
+WIRE_FAULTS = (RawBytes, HttpStatus)
+"""Faults below JSON-RPC: the transport itself answers wrongly."""
 
 _KINDS: dict[str, type[Fault]] = {
     kind.__name__: kind
-    for kind in (Delay, Hang, ErrorResult, JsonRpcError, Crash, Malformed, Oversized)
+    for kind in (
+        Delay,
+        Hang,
+        ErrorResult,
+        JsonRpcError,
+        Crash,
+        Malformed,
+        Oversized,
+        RawBytes,
+        HttpStatus,
+    )
 }
 
 
@@ -133,11 +198,24 @@ def require_fault(fault: object) -> Fault | None:
     raise TypeError(f"a fault must be an instance of {names} (or None), not {fault!r}")
 
 
+_BYTES = "__bytes_base64__"
+
+
 def dump_fault(fault: Fault) -> dict[str, Any]:
-    """A JSON-ready dict for one fault, as ``load_fault`` reads it back."""
-    return {"fault": type(fault).__name__, **dataclasses.asdict(fault)}
+    """A JSON-ready dict for one fault, as ``load_fault`` reads it back (bytes as base64)."""
+    fields = {
+        name: {_BYTES: base64.b64encode(value).decode()} if isinstance(value, bytes) else value
+        for name, value in dataclasses.asdict(fault).items()
+    }
+    return {"fault": type(fault).__name__, **fields}
 
 
 def load_fault(data: dict[str, Any]) -> Fault:
-    fields = dict(data)
-    return _KINDS[fields.pop("fault")](**fields)
+    fields = {name: _loaded(value) for name, value in data.items() if name != "fault"}
+    return _KINDS[data["fault"]](**fields)
+
+
+def _loaded(value: Any) -> Any:
+    if isinstance(value, dict) and _BYTES in value:
+        return base64.b64decode(value[_BYTES])
+    return value

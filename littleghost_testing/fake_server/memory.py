@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 import anyio.abc
+import mcp_types as types
 from mcp.client._transport import TransportStreams
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
@@ -64,10 +65,22 @@ class MemoryTransport:
     async def _serve(self, from_client: Any, to_client: Any) -> None:
         try:
             with self._scope:
-                await serve_streams(self._server, from_client, to_client, Serving(self._crash))
+                serving = Serving(self._crash, self._raw)
+                await serve_streams(self._server, from_client, to_client, serving)
         finally:
             from_client.close()
             to_client.close()
+
+    async def _raw(self, data: bytes) -> None:
+        """What a stdio client makes of ``data`` as a line: a message, or the parse error."""
+        assert self._to_client is not None
+        try:
+            message: SessionMessage | Exception = SessionMessage(
+                types.jsonrpc_message_adapter.validate_json(data, by_name=False)
+            )
+        except ValueError as error:
+            message = error
+        await self._to_client.send(message)
 
     async def _crash(self) -> None:
         """Fail the connection: the client reads EOF at once, then the server stops."""

@@ -25,16 +25,18 @@ from .faults import (
     ErrorResult,
     Fault,
     Hang,
+    HttpStatus,
     JsonRpcError,
     Malformed,
     Oversized,
+    RawBytes,
     dump_fault,
     load_fault,
 )
 from .records import Records
 from .serving import Serving
 
-__all__ = ["Pagination", "Script"]
+__all__ = ["Pagination", "Script", "with_request_id"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +133,18 @@ class Script:
                 return result if result is not None else {"content": "not a list"}
             case Oversized(size, kind):
                 return {"content": [_block(size, kind)], "resultType": "complete"}
+            case RawBytes(data):
+                serving = _serving(ctx)
+                if serving.raw is None:
+                    raise MCPError(code=types.INTERNAL_ERROR, message="RawBytes: no raw wire here")
+                await serving.raw(with_request_id(data, ctx.request_id))
+                await anyio.sleep_forever()
+                raise AssertionError("unreachable")  # sleep_forever only ends by cancellation
+            case HttpStatus():
+                raise MCPError(
+                    code=types.INTERNAL_ERROR,
+                    message=f"{fault!r} applies to HTTP only: there is no status to send here",
+                )
             case _:
                 await _stall(fault)
                 return await call_next(ctx)
@@ -167,6 +181,11 @@ class Script:
         if pagination.endless or end < len(listing["tools"]):
             page["nextCursor"] = str(end)
         return page
+
+
+def with_request_id(data: bytes, request_id: Any) -> bytes:
+    """``data`` with ``{id}`` replaced by the request's id, as JSON."""
+    return data.replace(b"{id}", json.dumps(request_id).encode())
 
 
 def _serving(ctx: ServerRequestContext[Any, Any]) -> Serving:

@@ -30,6 +30,7 @@ from .script import Pagination, Script
 from .serving import Serving
 from .sessions import CountedTransport
 from .stdio import RECORDS_ENV, SCRIPT_ENV, child_parameters, run_stdio
+from .wire import WireFaults
 
 __all__ = ["FakeMCPServer"]
 
@@ -176,8 +177,10 @@ class FakeMCPServer:
     def url(self) -> str:
         """The Streamable HTTP endpoint, starting the HTTP server on first use."""
         if self._http is None:
+            sdk, script = self._sdk, self._script
             http = HttpServer(
-                self._sdk.streamable_http_app, name=f"littleghost-fake-http-{self.name}"
+                lambda: WireFaults(sdk.streamable_http_app(), script),
+                name=f"littleghost-fake-http-{self.name}",
             )
             http.start()
             self._http = http

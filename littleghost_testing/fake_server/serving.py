@@ -25,9 +25,14 @@ __all__ = ["Serving", "serve_streams"]
 
 @dataclass
 class Serving:
-    """Per-connection state: how to crash it, and why the client cancelled requests."""
+    """Per-connection state: how to crash it or send it raw bytes, why requests were cancelled.
+
+    ``raw`` is ``None`` where raw bytes never reach the server's handlers
+    (HTTP answers them before the SDK sees the request).
+    """
 
     crash: Callable[[], Awaitable[None]]
+    raw: Callable[[bytes], Awaitable[None]] | None = None
     reasons: dict[str, str] = field(default_factory=dict[str, str])
 
 

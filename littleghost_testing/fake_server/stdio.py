@@ -9,6 +9,7 @@ its records to a file the parent follows. The child gets the parent's
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import sys
@@ -65,8 +66,17 @@ def run_stdio(server: Server[Any]) -> None:
 
 
 async def _serve(server: Server[Any]) -> None:
+    # The SDK serves the wire from a private copy of stdout and diverts fd 1 to
+    # stderr; a copy taken first still reaches the client, for raw bytes.
+    wire = os.dup(sys.stdout.fileno())
+    raw = functools.partial(_raw, wire)
     async with stdio_server() as (read_stream, write_stream):
-        await serve_streams(server, read_stream, write_stream, Serving(crash=_crash))
+        await serve_streams(server, read_stream, write_stream, Serving(_crash, raw))
+
+
+async def _raw(wire: int, data: bytes) -> None:
+    """One line of raw bytes on the wire, past the SDK's writer (which flushes each message)."""
+    os.write(wire, data + b"\n")
 
 
 async def _crash() -> None:

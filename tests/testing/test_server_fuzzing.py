@@ -120,13 +120,15 @@ def erase(text: str) -> str:
     return ""
 
 
-in_process = from_target(fake, examples=3)
+read_only = FakeMCPServer("read-only")
+read_only.tool(description="Echo.", annotations={"readOnlyHint": True})(echo)
+in_process = from_target(read_only, examples=3)
 
 
 @in_process.parametrize()
 def test_an_in_process_fake_server(case: object) -> None:
     report = case.check()  # type: ignore[attr-defined]
-    assert report.violation_count == 0
+    assert report.violation_count == 0 and report.calls > 0
 
 
 def test_side_effects_are_opt_in() -> None:
