@@ -31,9 +31,16 @@ from mutants import (
     VagueRejectionTool,
     WrappingTool,
 )
-from toolset_targets import HangUpOnCancelTools, LeakyDeskTools, SlowDeskTools
+from toolset_targets import (
+    CancelBlindTools,
+    DeadlineBlindTools,
+    HangUpOnCancelTools,
+    LeakyDeskTools,
+    SlowDeskTools,
+)
 
 import littleghost as lg
+from littleghost.mcp import Toolset
 from littleghost_testing.contracts import TOOL_CHECKS, check_tool, check_toolset
 
 FAST = {"max_examples": 5, "call_timeout": 2.0}
@@ -188,3 +195,20 @@ def test_a_server_that_hangs_up_on_cancellation_fails_cancellation() -> None:
     # the connection stays dead for the checks after it, which report the same cause
     failed = [check.title for check in report.failures]
     assert failed == ["cancellation[slow_lookup]", "deadline[slow_lookup]"], report.explain()
+
+
+@pytest.mark.parametrize(
+    ("mutant", "check", "error"),
+    [
+        (CancelBlindTools, "discovery_cancellation", "CancelledError"),
+        (DeadlineBlindTools, "discovery_deadline", "DeadlineExceededError"),
+    ],
+)
+def test_discovery_that_swallows_a_stop_fails_its_check(
+    mutant: type[Toolset], check: str, error: str
+) -> None:
+    report = check_toolset(mutant, **FAST)
+    assert [failed.title for failed in report.failures] == [check], report.explain()
+    assert f"FAILED {check}: {error} did not propagate from discovery" in report.explain()
+    assert report[check].expected == f"tools(binding) to raise {error}"
+    assert report[check].observed == "it discovered 0 tools"

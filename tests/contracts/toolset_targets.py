@@ -139,3 +139,25 @@ class SlowDeskTools(Toolset):
 
     def client(self, binding: lg.Binding) -> mcp.Client:
         return slow_desk.client()
+
+
+class CancelBlindTools(HelpDeskTools):
+    """Breaks discovery cancellation: a cancelled run discovers no tools instead of raising."""
+
+    @classmethod
+    async def tools(cls, binding: lg.Binding | None = None) -> list[type[lg.Tool]]:
+        try:
+            return await super().tools(binding)
+        except lg.CancelledError:
+            return []
+
+
+class DeadlineBlindTools(HelpDeskTools):
+    """Breaks the discovery deadline: an expired run discovers no tools instead of raising."""
+
+    @classmethod
+    async def tools(cls, binding: lg.Binding | None = None) -> list[type[lg.Tool]]:
+        try:
+            return await super().tools(binding)
+        except lg.DeadlineExceededError:
+            return []
