@@ -19,7 +19,15 @@ from littleghost.mcp import Toolset
 from ..contracts.fuzzing import TransportFaults
 from ..targets import Target
 
-__all__ = ["Session"]
+__all__ = ["DiscoveryTimeout", "Session"]
+
+
+class DiscoveryTimeout(TimeoutError):
+    """No ``tools/list`` answer within the timeout.
+
+    ``lg.DeadlineExceededError`` is a ``BaseException``: raised through a
+    blocking portal, it would stop the portal's event loop, so it crosses as this.
+    """
 
 
 class Session:
@@ -46,13 +54,20 @@ class Session:
         run = lg.Run(context=lg.RunContext.with_timeout(self._timeout))
         self._run = run
         binding = lg.Binding(run=run)
-        classes = self.portal.call(self._toolset.tools, binding)
+        classes = self.portal.call(_discover, self._toolset, binding)
         return [tool_class(binding) for tool_class in classes]
 
     def close(self) -> None:
         run, self._run = self._run, None
         if run is not None:
             self.portal.call(_close_quietly, run)
+
+
+async def _discover(toolset: type[Toolset], binding: lg.Binding) -> list[type[lg.Tool]]:
+    try:
+        return await toolset.tools(binding)
+    except lg.DeadlineExceededError as error:
+        raise DiscoveryTimeout(str(error)) from None
 
 
 async def _close_quietly(run: lg.Run) -> None:
