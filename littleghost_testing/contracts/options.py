@@ -62,19 +62,6 @@ class Options:
             suppress_health_check=[*profile.suppress_health_check, HealthCheck.too_slow],
         )
 
-    def hypothesis_settings(self) -> settings:
-        """Standalone settings for the ``littleghost check`` CLI: derandomized unless seeded."""
-        return settings(
-            max_examples=self.budget,
-            derandomize=self.seed is None,
-            database=None,
-            deadline=None,
-            verbosity=Verbosity.quiet,
-            report_multiple_bugs=False,
-            print_blob=False,
-            suppress_health_check=[HealthCheck.too_slow],
-        )
-
 
 def binding_factory(
     binding: lg.Binding | Callable[[], lg.Binding] | None,

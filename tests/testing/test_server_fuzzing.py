@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import mcp
 import pytest
+from mcp.server.mcpserver import MCPServer
+from mcp_types import ToolAnnotations
 
+import littleghost as lg
 import littleghost_testing.server_fuzzing  # noqa: F401 - loaded here, not inside pytester runs
+from littleghost.mcp import Toolset
 from littleghost_testing import from_target
 from littleghost_testing.fake_server import FakeMCPServer
 from littleghost_testing.targets import TargetError
@@ -149,3 +154,28 @@ def test_bad_targets_are_refused() -> None:
         TargetError, match=r"cannot discover the tools of http://127\.0\.0\.1:1/mcp"
     ):
         from_target("http://127.0.0.1:1/mcp", timeout=2).parametrize()
+
+
+class DeskTools(Toolset):
+    """A Toolset subclass as the target: its own client, its own mapping."""
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        return read_only.client()
+
+
+sdk_server = MCPServer("sdk-desk")
+
+
+@sdk_server.tool(description="Shout.", annotations=ToolAnnotations(read_only_hint=True))
+def shout(text: str) -> str:
+    return text.upper()
+
+
+@pytest.mark.parametrize("target", [DeskTools, sdk_server], ids=["toolset", "mcpserver"])
+def test_toolsets_and_sdk_servers_are_targets(target: object) -> None:
+    server = from_target(target, examples=3)  # type: ignore[arg-type]
+    [param] = server.parametrize().mark.args[1]
+    report = param.values[0].check()
+    assert (report.called, report.violation_count) == (True, 0)
+    assert report.answers.success > 0
+    server.close()
