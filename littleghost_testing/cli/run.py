@@ -9,6 +9,7 @@ and ``--max-failures`` stop the run through the same flag.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import deque
@@ -82,16 +83,14 @@ class Checker:
         self._lost: str | None = None  # why a reconnection failed, if one did
         self._violations = 0
         self._lock = threading.Lock()
-        self._portals: list[Any] = []
+        self._stack = contextlib.ExitStack()
         self._first: tuple[BlockingPortal, Session] | None = None
 
     # -- discovery ---------------------------------------------------------------
 
     def discover(self) -> list[PlannedTool] | None:
         """The plan, or ``None`` when the catalog itself is broken (recorded as a finding)."""
-        portal_cm = start_blocking_portal("asyncio")
-        portal = portal_cm.__enter__()
-        self._portals.append(portal_cm)
+        portal = self._stack.enter_context(start_blocking_portal("asyncio"))
         session = Session(portal, self.target, self.options.timeout, self._errlog())
         self._first = (portal, session)
         try:
@@ -271,12 +270,12 @@ class Checker:
         return self.log.file() if self.log is not None else None
 
     def close(self) -> None:
-        if self._first is not None:
-            self._first[1].close()
-            self._first = None
-        for portal_cm in self._portals:
-            portal_cm.__exit__(None, None, None)
-        self._portals.clear()
+        """Close the discovery connection and stop its event loop thread."""
+        first, self._first = self._first, None
+        if first is not None:
+            with contextlib.suppress(RuntimeError):  # a stopped portal took its loop with it
+                first[1].close()
+        self._stack.close()
 
 
 def _skipped(planned: PlannedTool, reason: str) -> ToolReport:
