@@ -13,21 +13,27 @@ compiles at once, so every invalid schema still fails when it is declared
 
 from __future__ import annotations
 
-__all__ = ["compiles_on_first_use"]
+__all__ = ["FALLIBLE_KEYS", "compiles_on_first_use", "declares_known_draft"]
 
-# Keys that make compiling fallible, as they appear in ``json.dumps`` output.
-# A property or value spelled the same way only makes the check conservative.
-_FALLIBLE = (
-    '"pattern"',
-    '"patternProperties"',
-    '"$ref"',
-    '"$dynamicRef"',
-    '"$recursiveRef"',
-    '"$id"',
-    '"$anchor"',
-    '"$dynamicAnchor"',
-    '"$recursiveAnchor"',
+# Keys that make compiling fallible; ``$schema`` is fine once, at the root, naming a
+# draft below.
+FALLIBLE_KEYS = frozenset(
+    {
+        "pattern",
+        "patternProperties",
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+        "$recursiveAnchor",
+        "$schema",
+    }
 )
+# The same keys as they appear in ``json.dumps`` output. A property or a value
+# spelled the same way only makes the check conservative.
+_QUOTED = tuple(f'"{key}"' for key in sorted(FALLIBLE_KEYS - {"$schema"}))
 # ``$schema`` values whose drafts name base URIs ``$id``, as the keys above expect
 # (draft-04 spells it ``id``, a common property name).
 _DRAFTS = frozenset(
@@ -38,9 +44,14 @@ _DRAFTS = frozenset(
 )
 
 
+def declares_known_draft(schema: dict[str, object]) -> bool:
+    """Whether the root ``$schema`` is absent or names one of the drafts above."""
+    return "$schema" not in schema or schema["$schema"] in _DRAFTS
+
+
 def compiles_on_first_use(schema: dict[str, object], text: str) -> bool:
     """Whether ``schema`` (metaschema-valid, ``text`` its ``json.dumps``) cannot fail to compile."""
-    if any(key in text for key in _FALLIBLE):
+    if any(key in text for key in _QUOTED):
         return False
-    declared = text.count('"$schema"')
-    return declared == 0 or (declared == 1 and schema.get("$schema") in _DRAFTS)
+    at_root = 1 if "$schema" in schema else 0
+    return text.count('"$schema"') == at_root and declares_known_draft(schema)

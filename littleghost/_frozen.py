@@ -26,8 +26,8 @@ def _seal(self: FrozenDict | FrozenList) -> None:
 class FrozenDict(dict[str, Any]):
     """A ``dict`` that refuses mutation."""
 
-    # ``_nesting``: set by ``_schema_walk.freeze_within`` on a tree it checked (see there).
-    __slots__ = ("_nesting", "_sealed")
+    # ``_walked``: set by ``_schema_walk.freeze_within`` on a tree it checked (see there).
+    __slots__ = ("_sealed", "_walked")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # dict.__init__ on an existing dict updates it: allow it only once, at creation.

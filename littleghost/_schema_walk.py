@@ -13,56 +13,76 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._first_use import FALLIBLE_KEYS, declares_known_draft
 from ._frozen import FrozenDict, FrozenList, frozen_dict, frozen_list
 
-__all__ = ["freeze_within", "nests_within"]
+__all__ = ["compiles_on_first_use_walked", "freeze_within", "nests_within"]
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
+_FINITE_ATOMS = _ATOMS - {float}  # a float is checked: no NaN, no infinity
 _OBJECTS = frozenset({dict, FrozenDict})
 _ARRAYS = frozenset({list, FrozenList})
+_INFINITIES = (float("inf"), float("-inf"))
+_FALLIBLE_BELOW_ROOT = FALLIBLE_KEYS
+_FALLIBLE_AT_ROOT = FALLIBLE_KEYS - {"$schema"}
 
 
 class _Unfit(Exception):
     """The value needs the slow path."""
 
 
-_set_nesting = FrozenDict._nesting.__set__
+# What ``freeze_within`` learned of a tree it froze: (the depth bound it holds to,
+# whether it compiles on first use). Kept on the frozen root.
+_set_walked = FrozenDict._walked.__set__
 
 
 def freeze_within(schema: Any, max_depth: int) -> Any | None:
-    """``freeze(schema)`` for a tree of exact JSON types at most ``max_depth`` containers deep.
+    """``freeze(schema)`` for a tree of plain JSON at most ``max_depth`` containers deep.
 
-    ``None`` if it is not one (nested deeper, a cycle, another type): then
-    check it with the slow path first. A frozen object remembers the bound,
-    so ``nests_within`` answers for it without walking it again. A container
-    met twice is copied where it appears, as ``freeze`` does.
+    ``None`` if it is not one (nested deeper, a cycle, another type, a NaN or
+    infinity): then check it with the slow path first. The frozen root
+    remembers what the walk learned, so that ``nests_within`` and
+    ``compiles_on_first_use_walked`` answer for it without another walk. A
+    container met twice is copied where it appears, as ``freeze`` does.
     """
+    fallible = False
 
     def walk(value: Any, depth: int) -> Any:
-        """Freeze the container ``value``, ``depth`` containers deep; atoms never get here."""
+        """Freeze ``value``, ``depth`` containers deep; strings and integers never get here."""
+        nonlocal fallible
+        kind = type(value)
+        if kind is float:
+            if value != value or value in _INFINITIES:
+                raise _Unfit
+            return value
         if depth > max_depth:
             raise _Unfit  # too deep, or a cycle
-        kind = type(value)
         depth += 1
         if kind is dict:
-            return frozen_dict(
+            frozen = frozen_dict(
                 {
                     key if type(key) is str else str(key): item
-                    if type(item) in _ATOMS
+                    if type(item) in _FINITE_ATOMS
                     else walk(item, depth)
                     for key, item in value.items()
                 }
             )
-        if kind is list:
+        elif kind is list:
             return frozen_list(
-                [item if type(item) in _ATOMS else walk(item, depth) for item in value]
+                [item if type(item) in _FINITE_ATOMS else walk(item, depth) for item in value]
             )
-        if kind is FrozenDict or kind is FrozenList:
+        elif kind is FrozenDict or kind is FrozenList:
             for item in value.values() if kind is FrozenDict else value:
-                if type(item) not in _ATOMS:
+                if type(item) not in _FINITE_ATOMS:
                     walk(item, depth)
-            return value  # already frozen: kept, as ``freeze`` keeps it
-        raise _Unfit
+            if kind is FrozenList:
+                return value
+            frozen = value  # already frozen: kept, as ``freeze`` keeps it
+        else:
+            raise _Unfit
+        if depth > 2 and not _FALLIBLE_BELOW_ROOT.isdisjoint(frozen):
+            fallible = True
+        return frozen
 
     if type(schema) in _ATOMS:
         return schema
@@ -71,8 +91,17 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
     except _Unfit:
         return None
     if type(frozen) is FrozenDict:
-        _set_nesting(frozen, max_depth)
+        infallible = (
+            not fallible and _FALLIBLE_AT_ROOT.isdisjoint(frozen) and declares_known_draft(frozen)
+        )
+        _set_walked(frozen, (max_depth, infallible))
     return frozen
+
+
+def compiles_on_first_use_walked(schema: Any) -> bool | None:
+    """``compiles_on_first_use`` for a schema ``freeze_within`` froze; ``None`` for others."""
+    walked = getattr(schema, "_walked", None) if type(schema) is FrozenDict else None
+    return None if walked is None else walked[1]
 
 
 def nests_within(schema: Any, max_depth: int) -> bool:
@@ -80,7 +109,8 @@ def nests_within(schema: Any, max_depth: int) -> bool:
 
     ``False`` also for anything unusual (see ``freeze_within``): the slow path decides.
     """
-    if type(schema) is FrozenDict and getattr(schema, "_nesting", max_depth + 1) <= max_depth:
+    walked = getattr(schema, "_walked", None) if type(schema) is FrozenDict else None
+    if walked is not None and walked[0] <= max_depth:
         return True  # frozen by ``freeze_within`` under this bound or a stricter one
     seen: set[int] = set()
     level: list[Any] = [schema]

@@ -31,7 +31,7 @@ from ._backtracking import DEFAULT_REGEX_TIMEOUT, TIMED_OUT, backtracking_keywor
 from ._backtracking import KEYWORD as BACKTRACKING_KEYWORD
 from ._first_use import compiles_on_first_use
 from ._frozen import FrozenDict, FrozenList
-from ._schema_walk import nests_within
+from ._schema_walk import compiles_on_first_use_walked, nests_within
 from .errors import ConfigurationError
 
 __all__ = [
@@ -101,15 +101,21 @@ class SchemaValidator:
         problem = schema_problem(schema)
         if problem is not None:
             raise ConfigurationError(f"Invalid input schema: {problem}")
-        try:
-            text = json.dumps(schema, allow_nan=False)
-            plain = json.loads(text)
-        except (TypeError, ValueError) as error:
-            raise ConfigurationError(f"Invalid input schema: not JSON ({error})") from None
+        # A schema Tool froze in one checked pass is plain JSON already (see _schema_walk).
+        lazy = compiles_on_first_use_walked(schema)
+        if lazy is None:
+            try:
+                text = json.dumps(schema, allow_nan=False)
+                plain = json.loads(text)
+            except (TypeError, ValueError) as error:
+                raise ConfigurationError(f"Invalid input schema: not JSON ({error})") from None
+            lazy = compiles_on_first_use(plain, text)
+        else:
+            plain = schema
         _check_schema(plain)
         # The rewritten patterns, mapped back to what the schema declares.
         self._patterns: dict[str, str] = {}
-        if compiles_on_first_use(plain, text):
+        if lazy:
             self._pending = (plain, regex_timeout)  # compiled by ``__getattr__``
         else:
             self._compiled = self._compile(plain, regex_timeout)
@@ -125,6 +131,8 @@ class SchemaValidator:
             return compiled
 
     def _compile(self, plain: Any, regex_timeout: float) -> Any:
+        if type(plain) is not dict:  # frozen: jsonschema-rs takes no list subclass
+            plain = json.loads(json.dumps(plain))
         try:
             return compile_instance_validator(plain, self._patterns, regex_timeout=regex_timeout)
         except jsonschema_rs.ValidationError as error:
@@ -293,6 +301,8 @@ def _check_schema(schema: Any) -> None:
                 return
         except (jsonschema_rs.ReferencingError, ValueError):
             pass  # let the reference explain
+    if type(schema) is not dict:
+        schema = json.loads(json.dumps(schema))  # frozen: its messages quote plain values
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     error = jsonschema.exceptions.best_match(cls(cls.META_SCHEMA).iter_errors(schema))
     if error is not None:

@@ -137,3 +137,11 @@ def test_every_corpus_schema_deemed_infallible_compiles() -> None:
                 if jsonschema_rs.meta.is_valid(schema):
                     compile_instance_validator(schema)
     assert lazy > 1000  # most real schemas: no regex, no reference
+
+
+@pytest.mark.parametrize(("name", "schema"), COMPILE_FAILURES)
+def test_a_tool_class_with_a_schema_that_fails_to_compile_is_refused(
+    name: str, schema: Any
+) -> None:
+    with pytest.raises(lg.ConfigurationError, match="Broken: Invalid input schema"):
+        type("Broken", (lg.Tool,), {"input_schema": schema, "call": lambda self, input: None})
