@@ -46,10 +46,20 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
     container met twice is copied where it appears, as ``freeze`` does.
     """
     fallible = False
+    refs: list[str] = []  # local references, resolved once the tree is frozen
+
+    def note(frozen: FrozenDict, keys: frozenset[str]) -> None:
+        """Record what makes compiling ``frozen`` fallible: a local ``$ref`` is checked later."""
+        nonlocal fallible
+        found = keys.intersection(frozen)
+        ref = frozen.get("$ref")
+        if found == {"$ref"} and type(ref) is str and ref.startswith("#/") and "%" not in ref:
+            refs.append(ref)
+        elif found:
+            fallible = True
 
     def walk(value: Any, depth: int) -> Any:
         """Freeze ``value``, ``depth`` containers deep; strings and integers never get here."""
-        nonlocal fallible
         kind = type(value)
         if kind is float:
             if value != value or value in _INFINITIES:
@@ -81,7 +91,7 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
         else:
             raise _Unfit
         if depth > 2 and not _FALLIBLE_BELOW_ROOT.isdisjoint(frozen):
-            fallible = True
+            note(frozen, _FALLIBLE_BELOW_ROOT)
         return frozen
 
     if type(schema) in _ATOMS:
@@ -91,11 +101,30 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
     except _Unfit:
         return None
     if type(frozen) is FrozenDict:
+        note(frozen, _FALLIBLE_AT_ROOT)
         infallible = (
-            not fallible and _FALLIBLE_AT_ROOT.isdisjoint(frozen) and declares_known_draft(frozen)
+            not fallible
+            and declares_known_draft(frozen)
+            and all(_resolves(frozen, ref) for ref in refs)
         )
         _set_walked(frozen, (max_depth, infallible))
     return frozen
+
+
+def _resolves(root: FrozenDict, ref: str) -> bool:
+    """Whether the JSON pointer fragment ``ref`` ("#/$defs/name") leads to a schema in ``root``."""
+    node: Any = root
+    for token in ref[2:].split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        if type(node) is FrozenDict and token in node:
+            node = node[token]
+        elif type(node) is FrozenList and token.isascii() and token.isdigit():
+            if int(token) >= len(node):
+                return False
+            node = node[int(token)]
+        else:
+            return False
+    return type(node) is FrozenDict or type(node) is bool
 
 
 def compiles_on_first_use_walked(schema: Any) -> bool | None:
