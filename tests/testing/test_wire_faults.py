@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import anyio
@@ -15,6 +15,7 @@ import littleghost as lg
 from littleghost.mcp import Toolset
 from littleghost_testing.fake_server import FakeMCPServer, HttpStatus, RawBytes
 from littleghost_testing.fake_server.faults import dump_fault, load_fault
+from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio
 
@@ -49,30 +50,43 @@ async def call_through_toolset(server: FakeMCPServer, transport: str) -> lg.Exec
 @pytest.mark.parametrize("transport", ["memory", "http"])
 @pytest.mark.parametrize("fault", RAW, ids=["not-utf8", "not-json", "lone-surrogate"])
 async def test_raw_bytes_are_a_protocol_error(
-    server: FakeMCPServer, transport: str, fault: RawBytes
+    server: FakeMCPServer, transport: str, fault: RawBytes, lg_leaks: Callable[[], ResourceSnapshot]
 ) -> None:
+    leaks = lg_leaks()
     server.fault("lookup", fault)
     result = await call_through_toolset(server, transport)
     assert isinstance(result.error, lg.ProtocolError), result.error
     assert result.content == "Tool failed (ProtocolError)"
     assert server.calls == [("lookup", {"topic": "refunds"})]
+    server.close()
+    await leaks.assert_released()
 
 
-async def test_raw_bytes_reach_a_stdio_client_as_a_parse_error(server: FakeMCPServer) -> None:
-    faults: list[Any] = []
+async def test_raw_bytes_reach_a_stdio_client_as_a_parse_error(
+    server: FakeMCPServer, lg_leaks: Callable[[], ResourceSnapshot]
+) -> None:
+    leaks = lg_leaks()
+    faults: list[Exception] = []
+    arrived = anyio.Event()
 
     async def note(message: Any) -> None:
         if isinstance(message, Exception):
             faults.append(message)
+            arrived.set()
 
     server.fault("lookup", NOT_JSON)
     with anyio.fail_after(30):
-        async with server.client("stdio", message_handler=note) as client:
-            with anyio.move_on_after(5):
-                await client.call_tool("lookup", {"topic": "refunds"})
-                raise AssertionError("a raw line is never an answer")
+        async with (
+            server.client("stdio", message_handler=note) as client,
+            anyio.create_task_group() as group,
+        ):
+            group.start_soon(client.call_tool, "lookup", {"topic": "refunds"})
+            await arrived.wait()  # the call itself is never answered
+            group.cancel_scope.cancel()
     assert len(faults) == 1 and "Invalid JSON" in str(faults[0])
     assert server.calls == [("lookup", {"topic": "refunds"})]
+    server.close()
+    await leaks.assert_released()  # the child process is gone
 
 
 async def test_an_http_status_with_a_body(server: FakeMCPServer) -> None:
