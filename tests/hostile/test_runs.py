@@ -144,10 +144,12 @@ async def test_cancelled_sync_tools_keep_the_thread_count_bounded(
     Blocking.release.clear()
     before = threading.active_count()
     try:
-        for _ in range(int(limiter.total_tokens) + 60):
+        for _ in range(int(limiter.total_tokens) + 160):
             with anyio.move_on_after(0.002):
                 await Blocking().execute({})
-        assert threading.active_count() - before <= limiter.total_tokens
+        # Unbounded, each cancelled call would have left a thread: 200 more. A few
+        # threads of other tests may come and go meanwhile.
+        assert threading.active_count() - before <= limiter.total_tokens + 8
         assert limiter.borrowed_tokens == limiter.total_tokens  # abandoned threads still count
         with anyio.move_on_after(0.2) as waiting:
             await Blocking().execute({})  # no capacity: it waits
