@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import unittest
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -107,6 +108,8 @@ class Runner:
             test._hypothesis_internal_database_key = b"littleghost-contract." + digest
         try:
             test()
+        except unittest.SkipTest:
+            return None  # the profile's phases generate nothing and the database held nothing
         except Violation:
             if not timeouts:
                 return failures[-1]

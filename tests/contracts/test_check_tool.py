@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
 import pytest
 from contract_tools import (
     DeadlineBlindTool,
@@ -15,6 +18,8 @@ from contract_tools import (
     ThawedSchemaTool,
     UncheckedTool,
 )
+from hypothesis import Phase, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 import littleghost as lg
 from littleghost_testing.contracts import (
@@ -148,3 +153,49 @@ def test_unknown_checks_and_non_tools_are_refused() -> None:
         check_tool(LookupTool, checks=["speed"])
     with pytest.raises(TypeError, match="needs a Tool subclass"):
         check_tool(object)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def profile(tmp_path: Path) -> Iterator[Callable[..., None]]:
+    """Load a Hypothesis profile for one test, then put the previous one back."""
+    previous = settings.get_current_profile_name()
+
+    def load(**options: object) -> None:
+        settings.register_profile("littleghost-contract-test", **options)  # type: ignore[arg-type]
+        settings.load_profile("littleghost-contract-test")
+
+    yield load
+    settings.load_profile(previous)
+
+
+def test_the_profile_database_replays_a_failure_found_before(
+    profile: Callable[..., None], tmp_path: Path
+) -> None:
+    database = DirectoryBasedExampleDatabase(tmp_path / "examples")
+    profile(database=database, max_examples=30)
+    first = check_tool(LeakyTool, checks=["error_sanitization"])["error_sanitization"]
+    assert first.input == {"article": 1, "locale": "de"}
+    profile(database=database, phases=[Phase.reuse])  # only what the database holds
+    again = check_tool(LeakyTool, checks=["error_sanitization"])["error_sanitization"]
+    assert (again.passed, again.input) == (False, {"article": 1, "locale": "de"})
+    profile(database=None, phases=[Phase.reuse])  # nothing to replay, nothing generated...
+    report = check_tool(LeakyTool, checks=["valid_inputs", "error_sanitization"])
+    assert report["valid_inputs"].passed
+    check = report["error_sanitization"]  # ...but the injected failures still run
+    assert check.observed is not None and check.observed.endswith("from an injected RuntimeError")
+
+
+def test_an_explicit_budget_wins_over_the_profile(profile: Callable[..., None]) -> None:
+    calls: list[object] = []
+
+    class Counted(LookupTool):
+        async def call(self, input: object) -> object:
+            calls.append(input)
+            return "ok"
+
+    profile(max_examples=4, database=None)
+    check_tool(Counted, checks=["valid_inputs"])
+    assert len(calls) == 4
+    calls.clear()
+    check_tool(Counted, checks=["valid_inputs"], max_examples=9)
+    assert len(calls) == 9
