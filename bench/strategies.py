@@ -15,6 +15,12 @@ script drives through a subprocess (this same file, in ``--worker`` mode):
     /work/venv/bin/python bench/strategies.py --hjs-python /tmp/hjs-venv/bin/python
 
 Results go to stdout as a Markdown summary and, with ``--json PATH``, per schema.
+
+``--coverage`` measures instead which shapes our strategies reach on every
+corpus schema within 50 valid values and 50 invalid inputs (optional keys
+present and absent, each enum value, each anyOf/oneOf branch, both booleans,
+each type of a type list, empty and non-empty arrays; each constraint broken
+alone), per schema and in total (see littleghost_testing/strategies/_coverage.py).
 """
 
 from __future__ import annotations
@@ -141,12 +147,60 @@ def build_seconds(width: int = 40, repeats: int = 5) -> float:
     return statistics.median(timings)
 
 
+def coverage(corpus: list[tuple[str, dict[str, Any]]], examples: int) -> dict[str, Any]:
+    """Per-schema and total coverage of valid values and invalid inputs."""
+    sys.path.insert(0, str(ROOT))
+    from littleghost_testing.strategies._coverage import measure
+
+    rows = []
+    started = time.perf_counter()
+    for tool, schema in corpus:
+        found = measure(schema, examples)
+        valid, invalid = found.part(invalid=False), found.part(invalid=True)
+        rows.append(
+            {"tool": tool, "valid": valid, "invalid": invalid, "ratio": found.ratio,
+             "missed": [list(target) for target in found.missed]}
+        )  # fmt: skip
+    seconds = time.perf_counter() - started
+
+    def total(key: str) -> tuple[int, int]:
+        return sum(r[key][0] for r in rows), sum(r[key][1] for r in rows)
+
+    def share(pair: tuple[int, int]) -> float:
+        return pair[0] / pair[1] if pair[1] else 1.0
+
+    def schema_share(row: dict[str, Any], key: str) -> float:
+        return share(row[key])
+
+    valid, invalid = total("valid"), total("invalid")
+    both = (valid[0] + invalid[0], valid[1] + invalid[1])
+    print(f"{len(rows)} schemas, {examples} valid values and {examples} invalid inputs each, "
+          f"{seconds:.0f} s\n")  # fmt: skip
+    print("| targets | reached / coverable | share | schemas below 90 % | lowest schema |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, pair, key in (
+        ("valid values", valid, "valid"),
+        ("invalid inputs", invalid, "invalid"),
+    ):
+        shares = [schema_share(row, key) for row in rows]
+        print(f"| {name} | {pair[0]:,} / {pair[1]:,} | {share(pair):.1%} "
+              f"| {sum(s < 0.9 for s in shares)} | {min(shares):.0%} |")  # fmt: skip
+    shares = [row["ratio"] for row in rows]
+    print(f"| all | {both[0]:,} / {both[1]:,} | {share(both):.1%} "
+          f"| {sum(s < 0.9 for s in shares)} | {min(shares):.0%} |")  # fmt: skip
+    print("\nlowest schemas:")
+    for row in sorted(rows, key=lambda r: r["ratio"])[:8]:
+        print(f"  {row['tool']}: {row['ratio']:.0%}, missed {row['missed'][:4]}")
+    return {"valid": valid, "invalid": invalid, "schemas": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=25, help="examples per schema")
     parser.add_argument("--hjs-python", help="python of a venv with hypothesis-jsonschema")
     parser.add_argument("--limit", type=int, help="only the first N schemas")
     parser.add_argument("--json", type=Path, help="write per-schema results here")
+    parser.add_argument("--coverage", action="store_true", help="measure shape coverage instead")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -154,6 +208,11 @@ def main() -> None:
         worker(args.examples, args.out)
         return
     corpus = load_corpus()[: args.limit]
+    if args.coverage:
+        found = coverage(corpus, args.examples)
+        if args.json:
+            args.json.write_text(json.dumps(found, indent=1))
+        return
     schemas = [schema for _, schema in corpus]
     libraries = {"littleghost": measure(_ours, schemas, args.examples)}
     if args.hjs_python:

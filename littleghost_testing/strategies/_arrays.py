@@ -36,6 +36,8 @@ def arrays(node: Node, stack: RefStack, build: Build, ctx: Context) -> st.Search
     least = node.get("minContains", 1)
     if "contains" in node and node.get("maxContains", least) < least:
         raise SchemaError(f"maxContains {node['maxContains']} is less than minContains {least}")
+    if "contains" in node and high is not None and least > high:
+        raise SchemaError(f"contains needs {least} matching items; the array allows {high}")
     if stack.leaf:
         high = low
     unique = bool(node.get("uniqueItems"))

@@ -30,7 +30,10 @@ from ._drafts import to_2020_12
 from ._errors import SchemaError
 from ._invalid import InvalidInput
 
-__all__ = ["Coverage", "coverage_of"]
+__all__ = ["EXAMPLES", "Coverage", "coverage_of", "measure"]
+
+# The budget the targets must be reached within, per schema and per strategy.
+EXAMPLES = 50
 
 Target = tuple[str, ...]
 _BOUND_PAIRS = (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum"))
@@ -44,18 +47,61 @@ _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\
 
 @dataclass
 class Coverage:
-    """Targets of one schema, and those reached so far."""
+    """Targets of one schema, and those reached so far (``break`` targets: invalid inputs)."""
 
     targets: set[Target] = field(default_factory=set)
     reached: set[Target] = field(default_factory=set)
 
     @property
     def ratio(self) -> float:
-        return len(self.reached & self.targets) / len(self.targets) if self.targets else 1.0
+        return _ratio(self.targets, self.reached)
+
+    def part(self, *, invalid: bool) -> tuple[int, int]:
+        """(reached, total) for the valid-value targets, or the invalid-input ones."""
+        mine = {target for target in self.targets if (target[0] == "break") == invalid}
+        return len(mine & self.reached), len(mine)
 
     @property
     def missed(self) -> list[Target]:
         return sorted(self.targets - self.reached)
+
+
+def _ratio(targets: set[Target], reached: set[Target]) -> float:
+    return len(reached & targets) / len(targets) if targets else 1.0
+
+
+def measure(schema: Schema, examples: int = EXAMPLES) -> Coverage:
+    """Coverage of ``examples`` valid values and ``examples`` invalid inputs, seeded.
+
+    Each is one derandomized Hypothesis run (generation phase, health checks
+    on), so the figures repeat from run to run.
+    """
+    from ._api import from_schema, invalid_inputs
+
+    values = _draw(from_schema(schema), examples)
+    try:
+        broken = _draw(invalid_inputs(schema), examples)
+    except SchemaError:
+        broken = []  # the schema accepts every value: nothing to break
+    return coverage_of(schema, values, broken)
+
+
+def _draw(strategy: Any, examples: int) -> list[Any]:
+    from hypothesis import Phase, given, settings
+
+    out: list[Any] = []
+    run_settings = settings(
+        max_examples=examples, database=None, deadline=None, derandomize=True,
+        phases=[Phase.generate],
+    )  # fmt: skip
+
+    @run_settings
+    @given(strategy)
+    def run(value: Any) -> None:
+        out.append(value)
+
+    run()
+    return out
 
 
 def coverage_of(

@@ -24,6 +24,19 @@ KEYWORD_ALIASES: dict[str, frozenset[str]] = {
     "exclusiveMaximum": frozenset({"maximum"}),
     "exclusiveMinimum": frozenset({"minimum"}),
 }
+# Keywords a draft does not know yet: its validator ignores them, and so must generation.
+_LATER_THAN_2019 = frozenset({"prefixItems", "$dynamicRef", "$dynamicAnchor"})
+_LATER_THAN_07 = _LATER_THAN_2019 | {
+    "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
+    "minContains", "maxContains",
+}  # fmt: skip
+_LATER_THAN_06 = _LATER_THAN_07 | {"if", "then", "else"}
+_UNKNOWN = {
+    "2019-09": _LATER_THAN_2019,
+    "draft-07": _LATER_THAN_07,
+    "draft-06": _LATER_THAN_06,
+    "draft-04": _LATER_THAN_06 | {"const", "contains", "propertyNames"},
+}
 _MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _SINGLE = (
@@ -55,6 +68,7 @@ def _rewrite(schema: Any, draft: str) -> Any:
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
+    schema = {key: value for key, value in schema.items() if key not in _UNKNOWN[draft]}
     if draft in _OLD_REF and "$ref" in schema:
         # Before 2019-09, $ref replaces the whole schema; only its definitions stay reachable.
         kept = {key: schema[key] for key in ("$ref", "$defs", "definitions") if key in schema}

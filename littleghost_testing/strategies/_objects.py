@@ -60,6 +60,8 @@ def objects(
     missing = [key for key in required if key not in values]
     if missing:
         raise SchemaError(f"required property {missing[0]!r} can never be valid")
+    if high is not None and low > high:
+        raise SchemaError(f"minProperties {low} is greater than maxProperties {high}")
     if high is not None and len(required) > high:
         raise SchemaError(f"{len(required)} required properties exceed maxProperties {high}")
     optional = [
