@@ -170,7 +170,9 @@ def test_max_time_stops_cleanly_and_the_status_reflects_what_ran(
     data = json.loads(report.read_text())
     assert data["options"]["stopped"] == "--max-time 1 s ran out"
     tools = {tool["name"]: tool for tool in data["tools"]}
-    assert 0 < tools["echo"]["calls"] < 400
+    # echo was cut short (how far it got depends on the machine's load), slow never began.
+    assert tools["echo"]["called"] is True and tools["echo"]["calls"] < 400
+    assert tools["echo"]["notes"][-1].startswith("stopped early")
     assert tools["slow"]["reason"] == "not reached: --max-time 1 s ran out"
 
 
