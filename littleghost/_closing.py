@@ -18,12 +18,25 @@ __all__ = [
     "close_after",
     "close_all",
     "close_resource",
+    "closer",
 ]
 
 
+def closer(resource: object) -> Callable[[], object] | None:
+    """``resource.aclose`` (the async close), else ``resource.close`` (sync or async)."""
+    for name in ("aclose", "close"):
+        method = getattr(resource, name, None)
+        if callable(method):
+            return method
+    return None
+
+
 async def close_resource(resource: Any) -> None:
-    """Call ``resource.close()`` and await it when it is a coroutine."""
-    outcome = resource.close()
+    """Call ``resource.aclose()`` or ``resource.close()``; await it when it is awaitable."""
+    close = closer(resource)
+    if close is None:
+        raise TypeError(f"{type(resource).__name__} has no aclose() or close() method")
+    outcome = close()
     if inspect.isawaitable(outcome):
         await outcome
 

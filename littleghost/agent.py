@@ -96,11 +96,16 @@ class Agent:
         *,
         model: Model | None = None,
         actor_id: Any = None,
-        context: Mapping[str, Any] | None = None,
-        run_context: RunContext | None = None,
+        invocation_context: Mapping[str, Any] | None = None,
+        context: RunContext | None = None,
         max_tool_calls: int | None = None,
     ) -> Run:
-        """Run the agent to its final response, synchronously (on asyncio)."""
+        """Run the agent to its final response, synchronously (on asyncio).
+
+        ``invocation_context`` is the application's read-only mapping for this
+        ask (``run.invocation.context``); ``context`` is the RunContext whose
+        cancellation and deadline bound the run (a fresh one by default).
+        """
         try:
             anyio.lowlevel.current_token()
         except anyio.NoEventLoopError:
@@ -112,8 +117,8 @@ class Agent:
             prompt,
             model=model,
             actor_id=actor_id,
+            invocation_context=invocation_context,
             context=context,
-            run_context=run_context,
             max_tool_calls=max_tool_calls,
         )
         return anyio.run(call)
@@ -125,13 +130,18 @@ class Agent:
         *,
         model: Model | None = None,
         actor_id: Any = None,
-        context: Mapping[str, Any] | None = None,
-        run_context: RunContext | None = None,
+        invocation_context: Mapping[str, Any] | None = None,
+        context: RunContext | None = None,
         max_tool_calls: int | None = None,
     ) -> Run:
         """Run the agent; the run's registry and registered resources close however it ends."""
         if not isinstance(prompt, str):
             raise TypeError(f"prompt must be a str, not {type(prompt).__name__}")
+        if context is not None and not isinstance(context, RunContext):
+            raise TypeError(
+                f"context must be a RunContext, not {type(context).__name__} "
+                "(the application's mapping for this ask is invocation_context=)"
+            )
         limit = cls.max_tool_calls if max_tool_calls is None else max_tool_calls
         if not isinstance(limit, int) or limit < 0:
             raise ConfigurationError(f"max_tool_calls must be a non-negative int, not {limit!r}")
@@ -140,7 +150,7 @@ class Agent:
             raise ConfigurationError(f"{cls.__name__} has no model: pass model= or set it")
         if not callable(getattr(model, "respond", None)):
             raise TypeError(f"model must implement respond(request), not {type(model).__name__}")
-        run = Run(Invocation(actor_id=actor_id, context=context), run_context)
+        run = Run(Invocation(actor_id=actor_id, context=invocation_context), context)
         binding = Binding(agent=cls(), run=run, model=model)
         _notify("run_started", cls, run)
         try:

@@ -10,6 +10,7 @@ from typing import Annotated, Any, overload
 import pydantic
 from pydantic.json_schema import GenerateJsonSchema
 
+from ._injection import context_parameter, forwarding_call
 from ._validation import json_path
 from .errors import ConfigurationError, ToolError
 from .tool import Tool
@@ -44,8 +45,9 @@ def tool(
 ) -> type[Tool] | Callable[[Callable[..., Any]], type[Tool]]:
     """Turn ``fn`` into a Tool subclass; its keyword arguments are the model's input.
 
-    A parameter named ``context`` receives the RunContext instead of input.
-    The docstring is the default description.
+    The RunContext goes to the parameter annotated ``RunContext``, else to one
+    named ``context`` (the rule ``Tool.define`` follows too), never to the
+    model. The docstring is the default description.
     """
 
     def decorate(fn: Callable[..., Any]) -> type[Tool]:
@@ -63,11 +65,11 @@ def _tool_class(
     text = description if description is not None else inspect.getdoc(fn)
     if not text:
         raise ConfigurationError(f"Tool {tool_name!r} needs a description or a docstring")
-    model, schema, passes_context = _input_model(fn, tool_name)
+    model, schema, context_name = _input_model(fn, tool_name)
     # Fields have neutral names; each parameter's name is its field's alias.
     field_names = tuple((field, info.alias) for field, info in model.model_fields.items())
 
-    def arguments(input: Mapping[str, Any]) -> dict[str, Any]:
+    def arguments(input: Mapping[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         try:
             parsed = model.model_validate(input)
         except pydantic.ValidationError as error:
@@ -75,24 +77,9 @@ def _tool_class(
                 f"{json_path(list(item['loc']))} {item['msg'].lower()}" for item in error.errors()
             )
             raise ToolError(f"Invalid tool input: {problems}") from None
-        return {str(alias): getattr(parsed, field) for field, alias in field_names}
+        return (), {str(alias): getattr(parsed, field) for field, alias in field_names}
 
-    if inspect.iscoroutinefunction(fn):
-
-        async def call_async(self: Tool, input: Mapping[str, Any]) -> Any:
-            if passes_context:
-                return await fn(**arguments(input), context=self.context)
-            return await fn(**arguments(input))
-
-        call: Callable[..., Any] = call_async
-    else:
-
-        def call_sync(self: Tool, input: Mapping[str, Any]) -> Any:
-            if passes_context:
-                return fn(**arguments(input), context=self.context)
-            return fn(**arguments(input))
-
-        call = call_sync
+    call = forwarding_call(fn, arguments, context_name)
     namespace = {
         "tool_name": tool_name,
         "description": text,
@@ -109,17 +96,16 @@ def _tool_class(
 
 def _input_model(
     fn: Callable[..., Any], tool_name: str
-) -> tuple[type[pydantic.BaseModel], dict[str, Any], bool]:
-    """A model of ``fn``'s parameters, its JSON Schema, and whether it takes ``context``."""
+) -> tuple[type[pydantic.BaseModel], dict[str, Any], str | None]:
+    """A model of ``fn``'s parameters, its JSON Schema, and its RunContext parameter."""
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
     except Exception as error:
         raise ConfigurationError(f"Tool {tool_name!r}: unresolvable type hints: {error}") from None
+    context_name = context_parameter(fn, hints=hints)
     fields: dict[str, Any] = {}
-    passes_context = False
     for parameter in inspect.signature(fn).parameters.values():
-        if parameter.name == "context":
-            passes_context = True
+        if parameter.name == context_name:
             continue
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             raise ConfigurationError(
@@ -143,4 +129,4 @@ def _input_model(
     except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError, TypeError) as error:
         raise ConfigurationError(f"Tool {tool_name!r}: {error}") from None
     schema.pop("title", None)
-    return model, schema, passes_context
+    return model, schema, context_name

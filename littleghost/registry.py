@@ -17,9 +17,12 @@ from .errors import ConfigurationError, ToolError
 from .results import ExecutionResult
 from .tool import Tool
 
-__all__ = ["ToolRegistry"]
+__all__ = ["MAX_TOOL_NAME_LENGTH", "TOOL_NAME", "TOOL_NAME_CHARACTERS", "ToolRegistry"]
 
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# What model APIs accept as a tool name: 1 to 64 of these characters.
+TOOL_NAME_CHARACTERS = "A-Za-z0-9_-"
+MAX_TOOL_NAME_LENGTH = 64
+TOOL_NAME = re.compile(f"[{TOOL_NAME_CHARACTERS}]{{1,{MAX_TOOL_NAME_LENGTH}}}")
 _MAX_NESTING = 32
 
 
@@ -93,8 +96,6 @@ class ToolRegistry:
         self._tools.clear()
         await close_all(owned, "the registry's tools", each_within=self.close_timeout)
 
-    close = aclose  # so that a Run can own a registry: run.register(registry)
-
     # -- contents -----------------------------------------------------------
 
     @property
@@ -114,7 +115,7 @@ class ToolRegistry:
     def __iter__(self) -> Iterator[Tool]:
         return iter(tuple(self._tools.values()))
 
-    def fetch(self, name: str) -> Tool:
+    def __getitem__(self, name: str) -> Tool:
         """The tool called ``name``; ``ToolError("Unknown tool: NAME")`` otherwise."""
         try:
             return self._tools[name]
@@ -134,7 +135,7 @@ class ToolRegistry:
         """Execute the named tool; an unknown name is an error result, not an exception."""
         self._require_open()
         try:
-            tool = self.fetch(name)
+            tool = self[name]
         except ToolError as error:
             return ExecutionResult.failure(str(error), error)
         if not tool.exclusive:
@@ -187,9 +188,10 @@ class ToolRegistry:
         if not any(owned is tool for owned in self._owned):
             self._owned.append(tool)
         name = tool.tool_name
-        if not _NAME.fullmatch(name):
+        if not TOOL_NAME.fullmatch(name):
             raise ConfigurationError(
-                f"Invalid tool name {name!r}: use 1 to 64 of A-Z, a-z, 0-9, '_' and '-'"
+                f"Invalid tool name {name!r}: use 1 to {MAX_TOOL_NAME_LENGTH} "
+                "of A-Z, a-z, 0-9, '_' and '-'"
             )
         if not isinstance(tool.description, str) or not tool.description.strip():
             raise ConfigurationError(f"Tool {name} needs a description")

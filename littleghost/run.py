@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, TypeVar
 
-from ._closing import DEFAULT_CLOSE_TIMEOUT, check_close_timeout, close_after, close_all
+from ._closing import DEFAULT_CLOSE_TIMEOUT, check_close_timeout, close_after, close_all, closer
 from ._frozen import freeze
 from .context import RunContext
 from .errors import ConfigurationError
@@ -76,9 +76,12 @@ class Run:
         return tuple(self._resources)
 
     def register(self, resource: R) -> R:
-        """Close ``resource`` (sync or async ``close()``) when the run ends."""
-        if not callable(getattr(resource, "close", None)):
-            raise TypeError(f"{type(resource).__name__} has no close() method")
+        """Close ``resource`` when the run ends: its ``aclose()``, else its ``close()``.
+
+        ``close()`` may be sync or async.
+        """
+        if closer(resource) is None:
+            raise TypeError(f"{type(resource).__name__} has no aclose() or close() method")
         if self._closed:
             raise ConfigurationError("The run is closed; it cannot own new resources")
         self._resources.append(resource)

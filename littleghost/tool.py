@@ -14,6 +14,7 @@ import anyio
 from . import instrumentation
 from ._backtracking import DEFAULT_REGEX_TIMEOUT
 from ._frozen import FrozenDict, freeze
+from ._injection import context_parameter, forwarding_call
 from ._schema_walk import freeze_within
 from ._validation import MAX_SCHEMA_DEPTH, SchemaValidator, json_problem, schema_problem
 from ._workers import run_in_worker
@@ -106,10 +107,15 @@ class Tool:
         fn: Callable[..., Any],
         input_schema: Mapping[str, Any] | None = None,
     ) -> type[Tool]:
-        """An anonymous subclass backed by ``fn(input)`` or ``fn(input, *, context)``."""
+        """An anonymous subclass backed by ``fn(input)``, given the RunContext too if it asks.
+
+        ``fn`` asks as ``@lg.tool`` functions do (a parameter annotated ``RunContext``,
+        else one named ``context``), or through ``**kwargs``.
+        """
         if not callable(fn):
             raise TypeError(f"fn must be callable, not {type(fn).__name__}")
-        call = _call_from(fn, passes_context=_accepts_keyword(fn, "context"))
+        context_name = context_parameter(fn, var_keyword=True)
+        call = forwarding_call(fn, _input_only, context_name)
         namespace = {
             "tool_name": name,
             "description": description,
@@ -296,34 +302,9 @@ def _configure(cls: type[Tool]) -> None:
     )
 
 
-def _accepts_keyword(fn: Callable[..., Any], name: str) -> bool:
-    try:
-        parameters = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-    parameter = parameters.get(name)
-    if parameter is not None:
-        return parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
-    return any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-
-
-def _call_from(fn: Callable[..., Any], *, passes_context: bool) -> Callable[..., Any]:
-    """A ``call`` method that forwards to ``fn``, with the context if it asks for it."""
-    if inspect.iscoroutinefunction(fn):
-
-        async def call_async(self: Tool, input: Any) -> Any:
-            if passes_context:
-                return await fn(input, context=self.context)
-            return await fn(input)
-
-        return call_async
-
-    def call(self: Tool, input: Any) -> Any:
-        if passes_context:
-            return fn(input, context=self.context)
-        return fn(input)
-
-    return call
+def _input_only(input: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``Tool.define``'s functions take the model's input whole, as one argument."""
+    return (input,), {}
 
 
 _configure(Tool)

@@ -109,8 +109,6 @@ class Connection:
             self._scope.cancel()
             await self._done.wait()
 
-    close = aclose
-
     async def _settled_failure(self) -> BaseException | None:
         """Give a dying host a moment to record why, once per connection."""
         if self._failure is None and not self._settle_waited:

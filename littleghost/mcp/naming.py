@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import re
 
-__all__ = ["MAX_NAME_LENGTH", "normalize_name"]
+from littleghost.registry import MAX_TOOL_NAME_LENGTH, TOOL_NAME_CHARACTERS
 
-MAX_NAME_LENGTH = 64
-_PREFIX_LENGTH = 51
+__all__ = ["normalize_name"]
+
 _DIGEST_LENGTH = 12
-_INVALID = re.compile(r"[^A-Za-z0-9_-]")
+_PREFIX_LENGTH = MAX_TOOL_NAME_LENGTH - 1 - _DIGEST_LENGTH  # 51: prefix, "_", digest
+_INVALID = re.compile(f"[^{TOOL_NAME_CHARACTERS}]")
 
 
 def normalize_name(name: str) -> str:
@@ -26,7 +27,7 @@ def normalize_name(name: str) -> str:
     share a prefix still differ.
     """
     normalized = _INVALID.sub("_", name)
-    if len(normalized) <= MAX_NAME_LENGTH:
+    if len(normalized) <= MAX_TOOL_NAME_LENGTH:
         return normalized
     digest = hashlib.sha256(normalized.encode()).hexdigest()[:_DIGEST_LENGTH]
     return f"{normalized[:_PREFIX_LENGTH]}_{digest}"

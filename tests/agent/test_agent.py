@@ -75,7 +75,10 @@ async def test_tool_results_are_fed_back_in_the_order_the_model_asked():
     )
 
     run = await SupportAgent.ask_async(
-        "Where is order 481?", model=model, actor_id="u-1", context={"account_id": "acct-9"}
+        "Where is order 481?",
+        model=model,
+        actor_id="u-1",
+        invocation_context={"account_id": "acct-9"},
     )
 
     assert run.response == "Order 481 is on its way."
@@ -128,7 +131,7 @@ async def test_too_many_tool_calls_stop_the_run_with_a_clear_error_and_close_eve
 
     with pytest.raises(lg.ToolCallLimitError, match="allows 3"):
         await SupportAgent.ask_async(
-            "loop", model=model, context={"account_id": "a"}, max_tool_calls=3
+            "loop", model=model, invocation_context={"account_id": "a"}, max_tool_calls=3
         )
 
     assert len(model.requests) == 4
@@ -164,8 +167,8 @@ async def test_cancelling_the_run_mid_tool_call_propagates_and_closes_resources(
         await CancellableAgent.ask_async(
             "wait",
             model=ScriptedModel(register_then_wait),
-            context={"account_id": "a"},
-            run_context=context,
+            invocation_context={"account_id": "a"},
+            context=context,
         )
 
     assert resource_closed.is_set()
@@ -209,6 +212,17 @@ def test_inherited_tool_lists_are_kept_base_first():
 async def test_a_prompt_that_is_not_text_is_a_type_error():
     with pytest.raises(TypeError, match="prompt must be a str, not list"):
         await SupportAgent.ask_async(["hi"], model=ScriptedModel("hello"))  # type: ignore[arg-type]
+
+
+async def test_a_mapping_passed_as_context_is_a_type_error_naming_invocation_context():
+    model = ScriptedModel("hello")
+    with pytest.raises(
+        TypeError, match=r"context must be a RunContext, not dict .*invocation_context="
+    ):
+        await SupportAgent.ask_async("hi", model=model, context={"account_id": "a"})  # type: ignore[arg-type]
+    assert model.requests == []  # refused before the model was asked
+    run = await SupportAgent.ask_async("hi", model=model, invocation_context={"account_id": "a"})
+    assert dict(run.invocation.context) == {"account_id": "a"}
 
 
 async def test_tools_get_plain_copies_of_the_arguments_and_the_record_stays_as_sent():

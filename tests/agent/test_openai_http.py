@@ -126,7 +126,7 @@ async def test_the_run_deadline_beats_the_model_timeout(server, lg_leaks):
     silent = model(server, options={"scenario": "silent"})
 
     with pytest.raises(lg.DeadlineExceededError):
-        await Calculator.ask_async("go", model=silent, run_context=lg.RunContext.with_timeout(0.3))
+        await Calculator.ask_async("go", model=silent, context=lg.RunContext.with_timeout(0.3))
 
     await snapshot.assert_released()
 

@@ -220,7 +220,7 @@ async def test_the_same_instance_twice_is_one_tool_closed_once() -> None:
     tool = make_tool("once", log)()
     async with lg.ToolRegistry([tool, [tool], Provider([tool])]) as registry:
         assert registry.names == ("once",)
-        assert registry.fetch("once") is tool
+        assert registry["once"] is tool
     assert closes(log) == [id(tool)]
 
 
@@ -337,10 +337,10 @@ async def test_a_provider_that_returns_itself_is_refused_not_an_endless_loop() -
 async def test_fetch_unknown_name_raises_tool_error() -> None:
     async with lg.ToolRegistry([make_tool("known")]) as registry:
         with pytest.raises(lg.ToolError) as caught:
-            registry.fetch("unknown")
+            registry["unknown"]
         assert str(caught.value) == "Unknown tool: unknown"
         with pytest.raises(lg.ToolError, match=r"^Unknown tool: \['not', 'hashable'\]$"):
-            registry.fetch(["not", "hashable"])  # type: ignore[arg-type]
+            registry[["not", "hashable"]]  # type: ignore[arg-type]
 
 
 async def test_call_unknown_name_is_an_error_result() -> None:
@@ -374,7 +374,7 @@ async def test_using_a_registry_after_close_is_a_configuration_error() -> None:
     with pytest.raises(lg.ConfigurationError):
         await registry.open()
     with pytest.raises(lg.ToolError):
-        registry.fetch("gone")
+        registry["gone"]
     assert registry.names == ()
     assert closed_names(log) == ["gone"]  # "late" was never built
 
@@ -465,11 +465,11 @@ async def test_aclose_called_in_a_cancelled_scope_closes_everything() -> None:
 async def test_register_collision_has_the_exact_message_and_keeps_the_original() -> None:
     log: Log = []
     async with lg.ToolRegistry([make_tool("dup", log)]) as registry:
-        original = registry.fetch("dup")
+        original = registry["dup"]
         with pytest.raises(lg.ConfigurationError) as caught:
             await registry.register(make_tool("dup", log))
         assert str(caught.value) == "Tool name collision: dup"
-        assert registry.fetch("dup") is original
+        assert registry["dup"] is original
         assert registry.names == ("dup",)
         assert closes(log) == []
     assert_all_closed_once_in_reverse(log)  # the refused instance is not leaked
@@ -481,9 +481,9 @@ async def test_register_replace_swaps_the_tool_and_closes_the_replaced_once() ->
     async with lg.ToolRegistry(
         [make_tool("before", log), Old, make_tool("after", log)]
     ) as registry:
-        old = registry.fetch("swap")
+        old = registry["swap"]
         await registry.register(New, replace=True)
-        new = registry.fetch("swap")
+        new = registry["swap"]
         assert isinstance(new, New) and new is not old
         assert closes(log) == [id(old)]  # closed right away
         assert registry.names == ("before", "swap", "after")  # same position
@@ -499,7 +499,7 @@ async def test_register_replace_with_the_same_instance_does_not_close_it() -> No
     tool = make_tool("same", log)()
     async with lg.ToolRegistry([tool]) as registry:
         await registry.register(tool, replace=True)
-        assert registry.fetch("same") is tool
+        assert registry["same"] is tool
         assert closes(log) == []
     assert closes(log) == [id(tool)]
 
@@ -507,7 +507,7 @@ async def test_register_replace_with_the_same_instance_does_not_close_it() -> No
 async def test_register_replace_closes_the_replaced_even_when_cancelled() -> None:
     log: Log = []
     async with lg.ToolRegistry([make_tool("swap", log, close="async")]) as registry:
-        old = registry.fetch("swap")
+        old = registry["swap"]
         with anyio.CancelScope() as scope:
             scope.cancel()
             await registry.register(make_tool("swap", log), replace=True)
@@ -519,11 +519,11 @@ async def test_register_replace_close_failure_is_a_cleanup_error_and_the_swap_st
     log: Log = []
     error = OSError("old would not close")
     async with lg.ToolRegistry([make_tool("swap", log, close_error=error)]) as registry:
-        old = registry.fetch("swap")
+        old = registry["swap"]
         with pytest.raises(lg.CleanupError) as caught:
             await registry.register(make_tool("swap", log, close="async"), replace=True)
         assert caught.value.errors == (error,)
-        assert registry.fetch("swap") is not old
+        assert registry["swap"] is not old
     assert closes(log).count(id(old)) == 1
     assert sorted(closes(log)) == sorted(inits(log))
 
@@ -567,12 +567,12 @@ async def test_available_tool_class_is_constructed_with_the_binding() -> None:
     Plain = make_tool("plain", log)
     async with lg.ToolRegistry([Gated, Plain], binding=binding) as registry:
         assert registry.names == ("gated", "plain")
-        assert registry.fetch("gated").binding is binding
-        assert registry.fetch("plain").workspace == "/tmp/ws"
+        assert registry["gated"].binding is binding
+        assert registry["plain"].workspace == "/tmp/ws"
         assert registry.binding is binding
     async with lg.ToolRegistry([Gated, Plain]) as registry:
         assert registry.names == ("plain",)  # the default Binding has no workspace
-        assert registry.fetch("plain").binding == lg.Binding()
+        assert registry["plain"].binding == lg.Binding()
 
 
 async def test_instances_are_kept_as_they_are_and_owned() -> None:
@@ -580,7 +580,7 @@ async def test_instances_are_kept_as_they_are_and_owned() -> None:
     own_binding = lg.Binding(agent="theirs")
     tool = make_tool("mine", log)(binding=own_binding)
     async with lg.ToolRegistry([tool], binding=lg.Binding(agent="registry")) as registry:
-        assert registry.fetch("mine") is tool
+        assert registry["mine"] is tool
         assert tool.agent == "theirs"
     assert closes(log) == [id(tool)]
 
@@ -608,7 +608,7 @@ async def test_lists_tuples_none_and_providers_resolve_in_order() -> None:
         assert [tool.tool_name for tool in registry] == list(registry.names)
         assert "d" in registry and "zz" not in registry
         assert registry.specifications == tuple(
-            registry.fetch(name).specification() for name in registry.names
+            registry[name].specification() for name in registry.names
         )
         assert [spec["name"] for spec in registry.specifications] == list(registry.names)
         assert all(tool.binding is binding for tool in registry)

@@ -64,8 +64,39 @@ class NotClosable:
 )
 def test_register_without_a_close_method_is_a_type_error(resource: Any) -> None:
     run = lg.Run()
-    with pytest.raises(TypeError, match="close"):
+    with pytest.raises(TypeError, match=r"has no aclose\(\) or close\(\) method"):
         run.register(resource)
+
+
+class AsyncOnly:
+    """A resource with the Python async close, ``aclose()``, and no ``close()``."""
+
+    def __init__(self, closed: list[str]) -> None:
+        self.closed = closed
+
+    async def aclose(self) -> None:
+        self.closed.append("aclose")
+
+
+async def test_a_run_closes_aclose_resources_and_a_tool_registry_it_owns() -> None:
+    closed: list[str] = []
+    log: list[str] = []
+
+    class Owned(lg.Tool):
+        description = "Records its close."
+
+        def call(self, input: Any) -> str:
+            return "ok"
+
+        def close(self) -> None:
+            log.append(self.tool_name)
+
+    async with lg.Run() as run:
+        run.register(AsyncOnly(closed))
+        registry = run.register(lg.ToolRegistry([Owned]))
+        await registry.open()
+    assert closed == ["aclose"]
+    assert log == ["owned"]
 
 
 async def test_register_after_close_is_a_configuration_error() -> None:

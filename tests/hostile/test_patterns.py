@@ -111,7 +111,7 @@ async def test_an_mcp_tool_with_a_lookahead_pattern_is_discovered_and_enforced(
             binding = lg.Binding(run=run)
             async with lg.ToolRegistry([AccountTools], binding=binding) as registry:
                 assert sorted(registry.names) == ["create_account", "lookup"]
-                schema = registry.fetch("create_account").input_schema
+                schema = registry["create_account"].input_schema
                 assert schema["properties"]["password"]["pattern"] == PASSWORD
                 ok = await registry.call("create_account", {"name": "ann", "password": "s3cretpw"})
                 assert ok.value == {"result": "created ann"}
