@@ -225,15 +225,18 @@ def _stdio(
 
 
 def _masked_command(command: list[str]) -> list[str]:
-    """``env K=V cmd``: each ``V`` becomes ``${K}`` (the values are secrets)."""
+    """``env [-i] K=V cmd``: each ``V`` becomes ``${K}`` (the values are secrets)."""
     if Path(command[0]).name != "env":
         return list(command)
     shown = [command[0]]
     for index, word in enumerate(command[1:], start=1):
         key, equals, _ = word.partition("=")
-        if not equals or not _ENV_NAME.fullmatch(key):
+        if equals and _ENV_NAME.fullmatch(key):
+            shown.append(f"{key}=${{{key}}}")
+        elif word.startswith("-"):
+            shown.append(word)  # env's own options (-i, -u NAME) come before the command
+        else:
             return shown + command[index:]
-        shown.append(f"{key}=${{{key}}}")
     return shown
 
 

@@ -57,6 +57,11 @@ def test_a_stdio_label_keeps_references_and_masks_env_assignments() -> None:
     ]
 
 
+def test_env_options_do_not_end_the_masking() -> None:
+    target = resolve(None, command=["/usr/bin/env", "-i", "KEY=hunter22", "server", "A=b"])
+    assert target.label == "/usr/bin/env -i 'KEY=${KEY}' server A=b"
+
+
 def test_expansion_reads_the_environment_and_names_what_is_missing() -> None:
     assert expand("Bearer ${A}${B}", {"A": "x", "B": "y"}, where="--header X") == "Bearer xy"
     assert expand("$HOME ${not-a-name}", {}, where="x") == "$HOME ${not-a-name}"
