@@ -9,6 +9,7 @@ the tool must still answer: a stopped call may not break a shared connection.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from collections.abc import Callable
@@ -33,6 +34,9 @@ _DEADLINE_AFTER = 0.05
 
 STOP_MOMENTS = (0.0, 0.01, 0.05)
 """Seconds into the tool's own ``call`` at which the real-call probes stop it."""
+
+MORE_STOPPED_INPUTS = 2
+"""Generated inputs, beyond the sample, whose real call is also stopped (at ``STOP_MOMENTS[1]``)."""
 
 
 class _BrokenAfterStop(Violation):
@@ -74,13 +78,18 @@ def _stopping(
         sample = subject.sample
     except (SchemaError, HypothesisException) as error:
         return subject.cannot_generate(name, error)
+    probes = [(sample, moment) for moment in STOP_MOMENTS]
+    # When the sample came from the examples given, the schema may not give more.
+    with contextlib.suppress(SchemaError, HypothesisException):
+        probes += [(value, STOP_MOMENTS[1]) for value in _more_inputs(subject, sample)]
     tool = subject.make()
     try:
         runner.run(_stops_before, tool, sample, before(), error_type)
         runner.run(_stops_during, tool, sample, error_type, during, options)
-        for moment in STOP_MOMENTS:
-            if runner.run(_stops_real_call, tool, sample, error_type, during, moment, options):
-                runner.run(_still_answers, tool, sample, options.call_timeout)
+        for value, moment in probes:
+            sample = value  # a failure names the input it happened on
+            if runner.run(_stops_real_call, tool, value, error_type, during, moment, options):
+                runner.run(_still_answers, tool, value, options.call_timeout)
     except Violation as violation:
         detail = (
             "a stopped call broke the tool"
@@ -96,6 +105,11 @@ def _stopping(
         f"a {what} raises {error_type.__name__} before call, and within "
         f"{options.cancel_within:g} s while call runs",
     )
+
+
+def _more_inputs(subject: Subject, sample: Any) -> list[Any]:
+    generated = subject.generated(MORE_STOPPED_INPUTS + 1)
+    return [value for value in generated if value != sample][:MORE_STOPPED_INPUTS]
 
 
 async def _stops_before(

@@ -21,7 +21,7 @@ from .report import Check
 from .rules import describe
 from .runner import Failure, Runner, TimedOut, Violation
 
-__all__ = ["Subject", "close_quietly", "execute_within", "simplest"]
+__all__ = ["Subject", "close_quietly", "execute_within", "first_drawn", "simplest"]
 
 
 @dataclass
@@ -69,6 +69,10 @@ class Subject:
         """Close an instance a check made; how closing goes is the cleanup check's business."""
         self.runner.run(close_quietly, tool, self.runner.options.call_timeout)
 
+    def generated(self, count: int) -> list[Any]:
+        """Up to ``count`` more valid inputs, derandomized: the same ones every run."""
+        return first_drawn(from_schema(self.tool_class.input_schema), count)
+
     @functools.cached_property
     def sample(self) -> Any:
         """An input valid for the schema: the first example given, else the simplest generated."""
@@ -86,23 +90,30 @@ class Subject:
 
 def simplest(strategy: st.SearchStrategy[Any]) -> Any:
     """The first value a derandomized Hypothesis draws: its simplest (``find`` costs 0.3 s more)."""
+    drawn = first_drawn(strategy, 1)
+    if not drawn:
+        raise Unsatisfiable("the schema's strategy produced no value")
+    return drawn[0]
+
+
+def first_drawn(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
+    """Up to ``count`` distinct values a derandomized Hypothesis draws first, simplest first."""
     drawn: list[Any] = []
 
     @settings(
         database=None,
         derandomize=True,
-        max_examples=1,
+        max_examples=count,
         phases=[Phase.generate],
         suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
     )
     @given(strategy)
     def draw(value: Any) -> None:
-        drawn.append(value)
+        if value not in drawn:
+            drawn.append(value)
 
     draw()
-    if not drawn:
-        raise Unsatisfiable("the schema's strategy produced no value")
-    return drawn[0]
+    return drawn
 
 
 async def execute_within(
