@@ -260,9 +260,29 @@ def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Targ
             name: expand(value, environ, where=f"--header {name}")
             for name, value in headers.items()
         }
-        return mcp.Client(_http_transport(url, expanded, refusal))
+        endpoint = expand(url, environ, where="the URL")
+        return mcp.Client(_http_transport(endpoint, expanded, refusal))
 
-    return Target(label, "http", url, tuple(options), (), connect)
+    return Target(label, "http", _url_shown(url), tuple(options), (), connect)
+
+
+def _url_shown(url: str) -> str:
+    """``url`` with its password and query values as ``${VAR}`` references (they are secrets)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if parts.password is not None and not _REFERENCE.search(parts.password):
+        user_info, _, host = netloc.rpartition("@")
+        user = user_info.partition(":")[0]
+        netloc = f"{user}:${{URL_PASSWORD}}@{host}"
+    query = "&".join(
+        f"{name}={value if not value or _REFERENCE.search(value) else _url_variable(name)}"
+        for name, _, value in (pair.partition("=") for pair in parts.query.split("&") if pair)
+    )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _url_variable(name: str) -> str:
+    return f"${{URL_{_variable_for(name)}}}"
 
 
 def _variable_for(header: str) -> str:

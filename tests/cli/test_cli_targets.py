@@ -20,7 +20,7 @@ def test_a_url_label_drops_userinfo_and_query_and_headers_become_references() ->
     assert target.label == "https://mcp.example.com:8443/mcp"
     assert target.kind == "http"
     assert target.connect_words("lookup", "{}") == [
-        "https://user:pw@mcp.example.com:8443/mcp?key=abc",
+        "https://user:${URL_PASSWORD}@mcp.example.com:8443/mcp?key=${URL_KEY}",
         "lookup",
         "{}",
         "--header",
