@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..contracts.fuzzing import KINDS, FindingGroup, PlannedTool, ServerReport, ToolReport
+from ..contracts.fuzzing import FindingGroup, PlannedTool, ServerReport, ToolReport
 from .text import command_line, json_text, plural, visible
 
 __all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_table"]
@@ -133,11 +133,6 @@ def _finding(tool: ToolReport, group: FindingGroup, reproduce_line: Reproduce) -
 
 def _cut(text: str) -> str:
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "..."
-
-
-def kinds_table() -> list[tuple[str, str, str]]:
-    """``(kind, severity, description)`` for every finding kind, for docs and ``--help``."""
-    return [(kind, severity, text) for kind, (severity, text) in KINDS.items()]
 
 
 def write_json(report: ServerReport, path: Path) -> None:

@@ -238,15 +238,6 @@ class Checker:
             if limit is not None and self._violations >= limit:
                 self._stop.set(f"--max-failures {limit} reached")
 
-    @property
-    def stopped(self) -> str | None:
-        """Why the run stopped early (Ctrl-C, --max-time, --max-failures), if it did."""
-        return self._stop.reason
-
-    @property
-    def interrupted(self) -> bool:
-        return self._stop.interrupted
-
     def _should_stop(self) -> bool:
         if self._deadline is not None and time.monotonic() >= self._deadline:
             self._stop.set(f"--max-time {self.max_time:g} s ran out")
