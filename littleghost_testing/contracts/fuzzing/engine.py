@@ -27,7 +27,7 @@ import littleghost as lg
 from littleghost._validation import SchemaValidator
 
 from ...strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
-from .calls import Outcome, Probe, call_once
+from .calls import UNKNOWN_PROPERTY_KEYWORDS, Outcome, Probe, call_once
 from .faults import TransportFaults
 from .findings import Finding, FindingGroup, ToolReport, show
 from .inputs import is_zero_argument, schema_inputs
@@ -39,6 +39,9 @@ __all__ = ["NOT_SHRUNK", "fuzz_tool"]
 
 NOT_SHRUNK = frozenset({"timeout", "crash", "transport_error", "unexercised"})
 """Kinds never shrunk: re-sending would cost a timeout, a dead server or a flaky network."""
+
+UNKNOWN_PROPERTY = "littleghost_unknown_property"
+"""The key added to a working input to see whether the server refuses unknown properties."""
 
 MAX_NOTE_CHARS = 200
 """A note is one line of at most this many characters."""
@@ -121,6 +124,7 @@ class _ToolRun:
         self.cache: dict[tuple[bool, str], Outcome] = {}
         self.findings: dict[tuple[str, str | None], list[Finding]] = {}
         self.stop_reason: str | None = None
+        self.first_success: dict[str, Any] | None = None
 
     def run(self) -> None:
         started = time.monotonic()
@@ -130,6 +134,7 @@ class _ToolRun:
                 self._send(Probe({}, valid=True))
             else:
                 self._explore("valid", self._valid_probes())
+            self._unknown_property()
             if _has_invalid_objects(self.schema):
                 self._explore("invalid", self._invalid_probes())
             self._shrink_all()
@@ -159,6 +164,23 @@ class _ToolRun:
             elif source is not None:  # combined schema examples may lack a required key
                 first = broken[0]
                 self._note(f"{source} not sent: it breaks {first.keyword!r} at {first.path}")
+
+    def _unknown_property(self) -> None:
+        """One input that works plus a key the schema forbids: does the server refuse it?
+
+        Generated invalid inputs break this rule only by luck within a few
+        examples; servers that ignore unknown keys are common enough to check
+        every time.
+        """
+        if self.first_success is None:
+            return
+        value = {**self.first_success, UNKNOWN_PROPERTY: 0}
+        try:
+            broken = SchemaValidator(self.schema).violations(value)
+        except lg.ConfigurationError:
+            return
+        if len(broken) == 1 and broken[0].keyword in UNKNOWN_PROPERTY_KEYWORDS:
+            self._send(Probe(value, valid=False, keyword=broken[0].keyword, path=broken[0].path))
 
     def _valid_probes(self) -> st.SearchStrategy[Probe] | str:
         try:
@@ -214,6 +236,8 @@ class _ToolRun:
             report.valid_calls += 1
             if outcome.answer == "success":
                 report.answers.success += 1
+                if self.first_success is None and isinstance(probe.input, dict):
+                    self.first_success = probe.input
             elif outcome.answer == "is_error":
                 report.answers.is_error += 1
             elif outcome.answer == "jsonrpc_error":
