@@ -1,7 +1,8 @@
 """Events about tool calls and MCP traffic, for logging, metrics and tests.
 
 ``subscribe(callback)`` receives an ``Event`` after each instrumented
-operation. When an OpenTelemetry tracer provider is configured, the same
+operation; its payload's ``outcome`` says how the operation ended
+(``OUTCOMES``). When an OpenTelemetry tracer provider is configured, the same
 operations are also recorded as spans; with no subscribers and no provider,
 instrumentation costs a couple of attribute reads.
 """
@@ -15,11 +16,27 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType, TracebackType
-from typing import Any
+from typing import Any, Literal
 
+import anyio
 from opentelemetry import trace
 
-__all__ = ["Event", "Subscription", "record_exception_messages", "subscribe"]
+from .context import RunContext
+from .errors import CancelledError, DeadlineExceededError
+
+__all__ = [
+    "OUTCOMES",
+    "Event",
+    "Outcome",
+    "Subscription",
+    "outcome",
+    "record_exception_messages",
+    "subscribe",
+]
+
+Outcome = Literal["success", "error", "cancelled", "deadline_exceeded"]
+# Every value of an event's ``outcome``: one word for each way an operation ends.
+OUTCOMES: tuple[Outcome, ...] = ("success", "error", "cancelled", "deadline_exceeded")
 
 _logger = logging.getLogger("littleghost.instrumentation")
 _tracer = trace.get_tracer("littleghost")
@@ -111,6 +128,29 @@ def emit(event: Event) -> None:
             _logger.exception("instrumentation subscriber %r failed", callback)
 
 
+def outcome(error: BaseException | None, context: RunContext | None = None) -> Outcome:
+    """How an operation that raised ``error`` (None: returned) ended.
+
+    ``lg.DeadlineExceededError`` is ``deadline_exceeded``; ``lg.CancelledError``
+    and the event loop's cancellation are ``cancelled``; any other exception is
+    ``error``. Inside a run's guard the loop's cancellation may be the run's
+    deadline or its token: ``context`` (the run's) tells which, by the rule of
+    ``RunContext.check``.
+    """
+    if error is None:
+        return "success"
+    if context is not None and isinstance(error, anyio.get_cancelled_exc_class()):
+        try:
+            context.check()
+        except (CancelledError, DeadlineExceededError) as stop:
+            error = stop
+    if isinstance(error, DeadlineExceededError):
+        return "deadline_exceeded"
+    if isinstance(error, CancelledError | anyio.get_cancelled_exc_class()):
+        return "cancelled"
+    return "error"
+
+
 class Measurement:
     """Payload that an instrumented block fills in before its event is emitted."""
 
@@ -119,10 +159,21 @@ class Measurement:
     def __init__(self, payload: dict[str, Any]) -> None:
         self.payload = payload
 
+    def failed(self) -> None:
+        """The block returns, but what it returns is a failure (an error result)."""
+        self.payload["outcome"] = "error"
+
 
 @contextmanager
-def measure(name: str, **payload: Any) -> Iterator[Measurement]:
-    """Time the block, then emit ``name`` (and end its span) with the payload it set."""
+def measure(
+    name: str, /, context: RunContext | None = None, **payload: Any
+) -> Iterator[Measurement]:
+    """Time the block, then emit ``name`` (and end its span) with the payload it set.
+
+    The payload's ``outcome`` is set here, the one place that decides it:
+    ``success`` unless the block called ``failed()``, or ``outcome(error, context)``
+    when the block raised.
+    """
     measurement = Measurement(payload)
     started = time.perf_counter()
     span = _tracer.start_span(f"littleghost.{name}") if _tracing() else None
@@ -134,6 +185,10 @@ def measure(name: str, **payload: Any) -> Iterator[Measurement]:
         raise
     finally:
         duration = time.perf_counter() - started
+        if error is not None:
+            measurement.payload["outcome"] = outcome(error, context)
+        else:
+            measurement.payload.setdefault("outcome", "success")
         if span is not None:
             for key, value in measurement.payload.items():
                 if isinstance(value, str | bool | int | float):

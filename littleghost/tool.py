@@ -9,8 +9,6 @@ from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, ClassVar
 
-import anyio
-
 from . import instrumentation
 from ._backtracking import DEFAULT_REGEX_TIMEOUT
 from ._frozen import FrozenDict, freeze
@@ -20,13 +18,7 @@ from ._validation import MAX_SCHEMA_DEPTH, SchemaValidator, json_problem, schema
 from ._workers import run_in_worker
 from .binding import Binding
 from .context import RunContext
-from .errors import (
-    CancelledError,
-    CleanupError,
-    ConfigurationError,
-    DeadlineExceededError,
-    ToolError,
-)
+from .errors import CleanupError, ConfigurationError, ToolError
 from .results import UNSERIALIZABLE, ExecutionResult, Result, render_content
 
 __all__ = ["Tool", "snake_case"]
@@ -178,22 +170,11 @@ class Tool:
         """Validate ``input``, run ``call`` and normalize the outcome (see the guide)."""
         if not instrumentation.active():
             return await self._execute(input, context)
+        # The guard inside has already turned a stop of the run into its lg error.
         with instrumentation.measure("tool_call", tool=self.tool_name) as measurement:
-            try:
-                result = await self._execute(input, context)
-            except CancelledError:
-                measurement.payload["status"] = "cancelled"
-                raise
-            except DeadlineExceededError:
-                measurement.payload["status"] = "deadline_exceeded"
-                raise
-            except anyio.get_cancelled_exc_class():
-                measurement.payload["status"] = "cancelled"
-                raise
-            except BaseException:
-                measurement.payload["status"] = "raised"
-                raise
-            measurement.payload["status"] = result.status
+            result = await self._execute(input, context)
+            if result.is_error:
+                measurement.failed()
             return result
 
     async def _execute(self, input: Any, context: RunContext | None) -> ExecutionResult:

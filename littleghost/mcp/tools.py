@@ -7,7 +7,6 @@ what the server receives.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -50,17 +49,12 @@ class RemoteTool:
         arguments = input if isinstance(input, dict) else dict(input)
         if not instrumentation.active():
             return await self._call(tool, arguments)
-        name = self.mcp_tool.name
+        # The run's guard around this call cancels it: its context says whether for
+        # the deadline or the token.
         with instrumentation.measure(
-            "mcp_call", toolset=self.toolset_name, tool=name, outcome="error"
-        ) as measurement:
-            try:
-                value = await self._call(tool, arguments)
-            except anyio.get_cancelled_exc_class():
-                measurement.payload["outcome"] = _stop_reason(tool.context)
-                raise
-            measurement.payload["outcome"] = "success"
-            return value
+            "mcp_call", tool.context, toolset=self.toolset_name, tool=self.mcp_tool.name
+        ):
+            return await self._call(tool, arguments)
 
     async def _call(self, tool: lg.Tool, arguments: dict[str, Any]) -> Any:
         name = self.mcp_tool.name
@@ -99,13 +93,6 @@ class RemoteTool:
         if converted.artifacts and not isinstance(value, lg.Result):
             return lg.Result(value, artifacts=converted.artifacts)
         return value
-
-
-def _stop_reason(context: lg.RunContext | None) -> str:
-    """Why a call was interrupted: the run's deadline, or a cancellation."""
-    if context is None or context.cancellation.cancelled or context.deadline is None:
-        return "cancelled"
-    return "deadline_exceeded" if time.monotonic() >= context.deadline else "cancelled"
 
 
 def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:

@@ -90,21 +90,18 @@ class Toolset:
         if not instrumentation.active():
             return await toolset._discover_or_skip(binding, None)
         with instrumentation.measure(
-            "mcp_discovery", toolset=cls.__name__, outcome="error", tool_count=0, error_type=None
+            "mcp_discovery", toolset=cls.__name__, tool_count=0, error_type=None
         ) as measurement:
             try:
-                classes = await toolset._discover_or_skip(binding, measurement.payload)
+                classes = await toolset._discover_or_skip(binding, measurement)
             except BaseException as error:
                 measurement.payload["error_type"] = type(error).__name__
-                measurement.payload["outcome"] = _outcome(error)
                 raise
-            if measurement.payload["error_type"] is None:
-                measurement.payload["outcome"] = "success"
             measurement.payload["tool_count"] = len(classes)
             return classes
 
     async def _discover_or_skip(
-        self, binding: lg.Binding, payload: dict[str, Any] | None
+        self, binding: lg.Binding, measurement: instrumentation.Measurement | None
     ) -> list[type[lg.Tool]]:
         """Discover; with ``optional = True`` a provider failure is reported, and no tools."""
         try:
@@ -114,8 +111,9 @@ class Toolset:
         except (lg.ProviderError, lg.ToolError) as error:
             if not self.optional:
                 raise
-            if payload is not None:
-                payload["error_type"] = type(error).__name__
+            if measurement is not None:
+                measurement.failed()
+                measurement.payload["error_type"] = type(error).__name__
             self.on_error(error, binding=binding)  # its own exceptions propagate unchanged
             return []
 
@@ -241,14 +239,6 @@ def _positive_seconds(owner: type, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
         raise TypeError(f"{name} must be a positive number of seconds, got {value!r}")
     return float(value)
-
-
-def _outcome(error: BaseException) -> str:
-    if isinstance(error, lg.CancelledError | anyio.get_cancelled_exc_class()):
-        return "cancelled"
-    if isinstance(error, lg.DeadlineExceededError):
-        return "deadline_exceeded"
-    return "error"
 
 
 def _callback(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -87,6 +87,6 @@ async def test_a_natively_cancelled_call_is_reported_as_cancelled(lg_events):
     with anyio.move_on_after(0.05):
         await Sleeper().execute({})
 
-    assert [(event.payload["tool"], event.payload["status"]) for event in lg_events] == [
+    assert [(event.payload["tool"], event.payload["outcome"]) for event in lg_events] == [
         ("sleeper", "cancelled")
     ]

@@ -65,7 +65,7 @@ class Hang(lg.Tool):
         await anyio.sleep(10)
 
 
-MINE = {"ins_echo", "ins_refuse", "ins_crash", "ins_hang"}
+MINE = {"ins_echo", "ins_refuse", "ins_crash", "ins_hang", "ins_cleanup"}
 
 
 @pytest.fixture
@@ -101,7 +101,7 @@ async def test_a_failing_subscriber_is_logged_and_changes_nothing(
     assert result.is_success and result.value == "hi" and result.content == "hi"
     assert refused.is_error and refused.content == "not allowed"
     # Every other subscriber still got both events.
-    assert [event.payload["status"] for event in events] == ["success", "error"]
+    assert [event.payload["outcome"] for event in events] == ["success", "error"]
     assert [event.payload["tool"] for event in later if event.payload.get("tool") in MINE] == [
         "ins_echo",
         "ins_refuse",
@@ -175,7 +175,7 @@ async def test_a_cancelled_call_reports_cancelled_with_the_error(
         with pytest.raises(lg.CancelledError):
             await Hang().execute({}, context=context)
     (event,) = events
-    assert event.payload == {"tool": "ins_hang", "status": "cancelled"}
+    assert event.payload == {"tool": "ins_hang", "outcome": "cancelled"}
     assert isinstance(event.error, lg.CancelledError)
     assert event.duration is not None and 0.04 <= event.duration < 5
 
@@ -187,7 +187,7 @@ async def test_an_already_cancelled_context_reports_cancelled(
     context.cancellation.cancel()
     with pytest.raises(lg.CancelledError):
         await Echo().execute({"text": "never"}, context=context)
-    assert [event.payload["status"] for event in events] == ["cancelled"]
+    assert [event.payload["outcome"] for event in events] == ["cancelled"]
 
 
 async def test_a_passed_deadline_reports_deadline_exceeded(
@@ -196,7 +196,7 @@ async def test_a_passed_deadline_reports_deadline_exceeded(
     with pytest.raises(lg.DeadlineExceededError):
         await Hang().execute({}, context=lg.RunContext.with_timeout(0.02))
     (event,) = events
-    assert event.payload == {"tool": "ins_hang", "status": "deadline_exceeded"}
+    assert event.payload == {"tool": "ins_hang", "outcome": "deadline_exceeded"}
     assert isinstance(event.error, lg.DeadlineExceededError)
 
 
@@ -212,9 +212,49 @@ async def test_error_results_report_error(
     assert result.is_error
     (event,) = events
     assert event.name == "tool_call"
-    assert event.payload == {"tool": tool.tool_name, "status": "error"}
+    assert event.payload == {"tool": tool.tool_name, "outcome": "error"}
     assert event.error is None  # an error result is an outcome, not a raised exception
     assert "secret detail" not in repr(event.payload)
+
+
+async def test_a_raised_cleanup_error_reports_error_with_the_exception(
+    events: list[instrumentation.Event],
+) -> None:
+    class CleanupFails(lg.Tool):
+        tool_name = "ins_cleanup"
+        description = "Its cleanup fails, which propagates."
+
+        async def call(self, input: Any) -> Any:
+            raise lg.CleanupError("closing failed", [OSError("disk")])
+
+    with pytest.raises(lg.CleanupError):
+        await CleanupFails().execute({})
+    (event,) = events
+    assert event.payload == {"tool": "ins_cleanup", "outcome": "error"}
+    assert isinstance(event.error, lg.CleanupError)
+
+
+async def test_outcome_names_each_way_an_operation_ends() -> None:
+    assert instrumentation.OUTCOMES == ("success", "error", "cancelled", "deadline_exceeded")
+    expired = lg.RunContext(deadline=time.monotonic() - 1)
+    stopped = lg.RunContext(deadline=time.monotonic() - 1)
+    stopped.cancellation.cancel("user left")
+    assert instrumentation.outcome(None) == "success"
+    assert instrumentation.outcome(RuntimeError("x")) == "error"
+    assert instrumentation.outcome(lg.DeadlineExceededError("late")) == "deadline_exceeded"
+    assert instrumentation.outcome(lg.CancelledError("stop")) == "cancelled"
+    assert instrumentation.outcome(lg.CancelledError("stop"), expired) == "cancelled"
+    by_context: list[str] = []
+    with anyio.CancelScope() as scope:
+        scope.cancel()
+        try:
+            await anyio.sleep(1)
+        except anyio.get_cancelled_exc_class() as loop_cancel:  # the event loop's own
+            for context in (None, lg.RunContext(), expired, stopped):
+                by_context.append(instrumentation.outcome(loop_cancel, context))
+            raise
+    # an outer cancel either way; the run's deadline; the token comes first
+    assert by_context == ["cancelled", "cancelled", "deadline_exceeded", "cancelled"]
 
 
 async def test_a_successful_call_reports_success_and_its_duration(
@@ -226,19 +266,19 @@ async def test_a_successful_call_reports_success_and_its_duration(
     assert result.value == "hello"
     (event,) = events
     assert event.name == "tool_call"
-    assert event.payload == {"tool": "ins_echo", "status": "success"}
+    assert event.payload == {"tool": "ins_echo", "outcome": "success"}
     assert event.error is None
     assert isinstance(event.duration, float)
     assert 0.03 <= event.duration <= elapsed
     with pytest.raises(TypeError):
-        event.payload["status"] = "error"  # type: ignore[index]
+        event.payload["outcome"] = "error"  # type: ignore[index]
 
 
 async def test_registry_calls_are_reported(events: list[instrumentation.Event]) -> None:
     async with lg.ToolRegistry([Echo, Refuse]) as registry:
         await registry.call("ins_echo", {"text": "a"})
         await registry.call("ins_refuse", {})
-    assert [(e.payload["tool"], e.payload["status"]) for e in events] == [
+    assert [(e.payload["tool"], e.payload["outcome"]) for e in events] == [
         ("ins_echo", "success"),
         ("ins_refuse", "error"),
     ]
@@ -260,7 +300,7 @@ async def test_events_from_concurrent_calls_all_arrive(
                 group.start_soon(one, i)
 
     assert len(events) == 60
-    statuses = [(e.payload["tool"], e.payload["status"]) for e in events]
+    statuses = [(e.payload["tool"], e.payload["outcome"]) for e in events]
     assert statuses.count(("ins_refuse", "error")) == 20
     assert statuses.count(("ins_echo", "success")) == 40
     assert all(e.duration is not None and e.duration >= 0 for e in events)
@@ -410,7 +450,7 @@ async def test_a_cancelled_call_records_an_error_span(
         await Hang().execute({}, context=context)
     (span,) = tracer_provider.tool_spans()
     assert span.name == "littleghost.tool_call"
-    assert span.attributes == {"littleghost.tool": "ins_hang", "littleghost.status": "cancelled"}
+    assert span.attributes == {"littleghost.tool": "ins_hang", "littleghost.outcome": "cancelled"}
     assert span.status is not None and span.status.status_code is trace.StatusCode.ERROR
     assert [type(error) for error in span.exceptions] == [lg.CancelledError]
     assert span.ends == 1
@@ -420,7 +460,7 @@ async def test_a_deadline_records_an_error_span(tracer_provider: RecordingTracer
     with pytest.raises(lg.DeadlineExceededError):
         await Hang().execute({}, context=lg.RunContext.with_timeout(0.01))
     (span,) = tracer_provider.tool_spans()
-    assert span.attributes["littleghost.status"] == "deadline_exceeded"
+    assert span.attributes["littleghost.outcome"] == "deadline_exceeded"
     assert span.status is not None and span.status.status_code is trace.StatusCode.ERROR
     assert span.ends == 1
 
@@ -436,8 +476,8 @@ async def test_spans_are_recorded_when_a_tracer_provider_is_configured(
     spans = tracer_provider.tool_spans()
     assert [span.name for span in spans] == ["littleghost.tool_call"] * 2
     assert [span.attributes for span in spans] == [
-        {"littleghost.tool": "ins_echo", "littleghost.status": "success"},
-        {"littleghost.tool": "ins_refuse", "littleghost.status": "error"},
+        {"littleghost.tool": "ins_echo", "littleghost.outcome": "success"},
+        {"littleghost.tool": "ins_refuse", "littleghost.outcome": "error"},
     ]
     assert [span.ends for span in spans] == [1, 1]
     assert all(span.exceptions == [] for span in spans)

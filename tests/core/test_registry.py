@@ -334,7 +334,7 @@ async def test_a_provider_that_returns_itself_is_refused_not_an_endless_loop() -
 # -- lookup and calls outside the contract ----------------------------------------
 
 
-async def test_fetch_unknown_name_raises_tool_error() -> None:
+async def test_looking_up_an_unknown_name_raises_tool_error() -> None:
     async with lg.ToolRegistry([make_tool("known")]) as registry:
         with pytest.raises(lg.ToolError) as caught:
             registry["unknown"]

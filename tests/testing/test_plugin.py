@@ -33,7 +33,7 @@ async def test_lg_events_captures_tool_calls_in_order(lg_events, tool_binding):
     await tool.execute({"text": "a"})
     await tool.execute({"text": 1})
 
-    assert [(e.name, e.payload["tool"], e.payload["status"]) for e in lg_events] == [
+    assert [(e.name, e.payload["tool"], e.payload["outcome"]) for e in lg_events] == [
         ("tool_call", "echo", "success"),
         ("tool_call", "echo", "error"),
     ]
