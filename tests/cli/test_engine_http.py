@@ -12,7 +12,7 @@ from servers.engine_fakes import JS_STACK, arm, shop
 from servers.engine_harness import Engine, connected
 
 from littleghost_testing.contracts.fuzzing import FuzzOptions, ServerReport, ToolReport, plan
-from littleghost_testing.fake_server import Call
+from littleghost_testing.fake_server import Call, Hang
 
 OPTIONS = FuzzOptions(examples=8, timeout=5.0, shrink_budget=5.0)
 
@@ -57,6 +57,19 @@ def test_schema_examples_and_defaults_go_first_then_given_inputs(
     assert report.notes == ["inputs['search'][1] not sent: it breaks 'required' at $.query"]
     assert report.valid_calls == 3 + 8
     assert report.answers.success == report.valid_calls - by_kind(report).get("output_schema", 0)
+
+
+def test_a_tool_is_not_called_again_after_a_timeout(
+    engine: Engine, sent: Callable[[], list[Call]]
+) -> None:
+    shop.fault("find", Hang())
+    report = engine.fuzz("find", FuzzOptions(examples=8, timeout=0.3))
+    assert [call.tool for call in sent()] == ["find"]
+    assert by_kind(report) == {"timeout": 1, "unexercised": 1}
+    assert report.notes == [
+        "stopped early: a call took over 0.3 s "
+        "(more time: --tool-timeout NAME=SECONDS, or tool_timeouts)"
+    ]
 
 
 def test_findings_are_shrunk_grouped_and_json(engine: Engine) -> None:

@@ -249,6 +249,12 @@ class _ToolRun:
         if outcome.crashed:
             report.crashed = True
             self._note("stopped: the connection closed")
+        elif outcome.timed_out and self.stop_reason is None:
+            # A slow tool would eat the run one timeout at a time; one finding says it all.
+            self.stop_reason = (
+                f"a call took over {self.seconds:g} s "
+                "(more time: --tool-timeout NAME=SECONDS, or tool_timeouts)"
+            )
         if self.on_call is not None:
             self.on_call(report)
 
