@@ -199,6 +199,7 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=25, help="examples per schema")
     parser.add_argument("--hjs-python", help="python of a venv with hypothesis-jsonschema")
     parser.add_argument("--limit", type=int, help="only the first N schemas")
+    parser.add_argument("--stride", type=int, default=1, help="only every N-th schema")
     parser.add_argument("--json", type=Path, help="write per-schema results here")
     parser.add_argument("--coverage", action="store_true", help="measure shape coverage instead")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -207,7 +208,7 @@ def main() -> None:
     if args.worker:
         worker(args.examples, args.out)
         return
-    corpus = load_corpus()[: args.limit]
+    corpus = load_corpus()[: args.limit][:: args.stride]
     if args.coverage:
         found = coverage(corpus, args.examples)
         if args.json:

@@ -27,7 +27,7 @@ Build = Callable[[Schema, RefStack], st.SearchStrategy[Any]]
 _SPARE_KEYS = 2
 # Past this many optional keys, each is taken with probability _TYPICAL_OPTIONAL / count
 # (instead of 1/2): objects stay small, and every key still shows up in a few dozen draws.
-_TYPICAL_OPTIONAL = 8
+_TYPICAL_OPTIONAL = 16
 
 
 def objects(

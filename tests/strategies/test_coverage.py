@@ -1,0 +1,122 @@
+"""Shape coverage: the strategies reach what a schema allows, not just valid values.
+
+The corpus test runs a deterministic sample of the real tool schemas (every
+``STRIDE``-th tool, one derandomized run each) to stay well under a minute on
+one core; ``bench/strategies.py --coverage`` measures the whole corpus.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from littleghost_testing.strategies import InvalidInput
+from littleghost_testing.strategies._coverage import EXAMPLES, coverage_of, measure
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "tool_schemas"
+# Every STRIDE-th tool of the corpus (sorted by server and listing order): 25 schemas.
+STRIDE = 35
+
+ORDER = {
+    "type": "object",
+    "properties": {
+        "sku": {"type": "string", "minLength": 3},
+        "express": {"type": "boolean"},
+        "unit": {"enum": ["each", "box"]},
+        "note": {"type": ["string", "null"]},
+        "lines": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        "payment": {
+            "oneOf": [
+                {"type": "object", "properties": {"card": {"type": "string"}}},
+                {"type": "null"},
+            ]
+        },
+    },
+    "required": ["sku"],
+    "additionalProperties": False,
+}
+
+
+def _sample() -> list[tuple[str, dict[str, Any]]]:
+    tools = [
+        (f"{path.stem}/{tool['name']}", tool["inputSchema"])
+        for path in sorted(CORPUS.glob("*.json"))
+        for tool in json.loads(path.read_text())["tools"]
+    ]
+    return tools[::STRIDE]
+
+
+def test_targets_name_every_shape_the_schema_allows() -> None:
+    targets = coverage_of(ORDER, [], []).targets
+    assert {t for t in targets if t[0] != "break"} == {
+        *(("present", "$", key) for key in ("express", "unit", "note", "lines", "payment")),
+        *(("absent", "$", key) for key in ("express", "unit", "note", "lines", "payment")),
+        ("boolean", "$.express", "true"),
+        ("boolean", "$.express", "false"),
+        ("enum", "$.unit", '"each"'),
+        ("enum", "$.unit", '"box"'),
+        ("type", "$.note", "string"),
+        ("type", "$.note", "null"),
+        ("empty", "$.lines"),
+        ("non-empty", "$.lines"),
+        ("branch", "$.payment/oneOf/0"),
+        ("branch", "$.payment/oneOf/1"),
+        ("present", "$.payment/oneOf/0", "card"),
+        ("absent", "$.payment/oneOf/0", "card"),
+    }
+    assert {t for t in targets if t[0] == "break"} == {
+        ("break", "type", "$"),
+        ("break", "required", "$.sku"),
+        ("break", "additionalProperties", "$.*"),
+        ("break", "type", "$.sku"),
+        ("break", "minLength", "$.sku"),
+        ("break", "type", "$.express"),
+        ("break", "enum", "$.unit"),
+        ("break", "type", "$.note"),
+        ("break", "type", "$.lines"),
+        ("break", "type", "$.lines[]"),
+        ("break", "minimum", "$.lines[]"),
+    }
+
+
+def test_values_reach_targets_by_location() -> None:
+    values = [{"sku": "abc", "lines": []}, {"sku": "abcd", "lines": [3], "note": None}]
+    broken = [InvalidInput({"sku": "abc", "lines": [0]}, "minimum", "$.lines[0]")]
+    found = coverage_of(ORDER, values, broken)
+    assert {("empty", "$.lines"), ("non-empty", "$.lines"), ("type", "$.note", "null")} <= (
+        found.reached
+    )
+    assert ("break", "minimum", "$.lines[]") in found.reached
+    assert ("present", "$", "express") in found.missed
+
+
+def test_every_valid_shape_of_a_small_schema_is_reached_within_the_budget() -> None:
+    found = measure(ORDER)
+    assert [target for target in found.missed if target[0] != "break"] == []
+
+
+def test_the_corpus_sample_reaches_its_shapes() -> None:
+    valid = [0, 0]
+    invalid = [0, 0]
+    low: list[tuple[str, float]] = []
+    for tool, schema in _sample():
+        found = measure(schema, EXAMPLES)
+        for total, part in (
+            (valid, found.part(invalid=False)),
+            (invalid, found.part(invalid=True)),
+        ):
+            total[0] += part[0]
+            total[1] += part[1]
+        reached, coverable = found.part(invalid=False)
+        if coverable and reached / coverable < 0.9:
+            low.append((tool, reached / coverable))
+    assert valid[1] > 200 and invalid[1] > 150
+    # One schema of the sample (excel add_conditional_format: 169 of its 285 valid
+    # targets) puts 17 enum values of a nested optional property, inside one anyOf
+    # branch, into a 50-value budget that reaches that place about a dozen times.
+    assert valid[0] / valid[1] >= 0.85, valid
+    assert [tool for tool, _ in low] == ["excel-mcp-server/add_conditional_format"]
+    # Invalid inputs draw one violation site at random per example: with N sites,
+    # 50 draws reach about 1 - (1 - 1/N)^50 of them (see docs/strategies.md).
+    assert invalid[0] / invalid[1] >= 0.75, invalid
