@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a type-only cycle: tool.py imports Binding at run time, not the reverse
     from .tool import Tool
 
 __all__ = ["Binding"]
