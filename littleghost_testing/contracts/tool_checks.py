@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import operator
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -12,6 +11,7 @@ import jsonschema
 from hypothesis.errors import HypothesisException
 
 import littleghost as lg
+from littleghost.registry import TOOL_NAME
 
 from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from .canaries import Canary, canaries
@@ -26,7 +26,6 @@ from .subject import Subject, execute_within
 
 __all__ = ["TOOL_CHECKS", "Subject"]
 
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _PROBE = "__contract_probe__"
 
 
@@ -58,7 +57,11 @@ def check_specification(subject: Subject) -> Check:
                 'a mapping with exactly "name", "description" and "input_schema"', repr(spec)
             )
         name, description = spec["name"], spec["description"]
-        if name != tool_class.tool_name or not isinstance(name, str) or not _NAME.fullmatch(name):
+        if (
+            name != tool_class.tool_name
+            or not isinstance(name, str)
+            or not TOOL_NAME.fullmatch(name)
+        ):
             raise Violation(
                 f"the tool_name {tool_class.tool_name!r}, 1 to 64 of A-Z a-z 0-9 _ -", repr(name)
             )

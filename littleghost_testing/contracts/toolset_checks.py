@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import littleghost as lg
 from littleghost.mcp import Toolset
+from littleghost.registry import TOOL_NAME
 
 from .report import Check
 from .rules import describe
@@ -19,7 +19,6 @@ from .tool_checks import TOOL_CHECKS
 
 __all__ = ["TOOLSET_CHECKS", "run_toolset_checks"]
 
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 TOOLSET_CHECKS = (
     "discovery",
@@ -80,7 +79,7 @@ async def _discover(toolset_class: type[Toolset], binding: lg.Binding) -> list[t
     for cls in classes:
         if not (isinstance(cls, type) and issubclass(cls, lg.Tool)):
             raise Violation("a list of Tool subclasses", repr(cls))
-        if not _NAME.fullmatch(cls.tool_name) or cls.tool_name in seen:
+        if not TOOL_NAME.fullmatch(cls.tool_name) or cls.tool_name in seen:
             raise Violation("unique names of 1 to 64 of A-Z a-z 0-9 _ -", repr(cls.tool_name))
         seen.add(cls.tool_name)
     return classes
