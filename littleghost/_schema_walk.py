@@ -96,6 +96,8 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
 
     if type(schema) in _ATOMS:
         return schema
+    if compiles_on_first_use_walked(schema) is not None and nests_within(schema, max_depth):
+        return schema  # walked before, under this bound or a stricter one (no walk again)
     try:
         frozen = walk(schema, 1)
     except _Unfit:

@@ -31,7 +31,7 @@ from ._backtracking import DEFAULT_REGEX_TIMEOUT, TIMED_OUT, backtracking_keywor
 from ._backtracking import KEYWORD as BACKTRACKING_KEYWORD
 from ._first_use import compiles_on_first_use
 from ._frozen import FrozenDict, FrozenList
-from ._schema_walk import compiles_on_first_use_walked, nests_within
+from ._schema_walk import compiles_on_first_use_walked, freeze_within, nests_within
 from .errors import ConfigurationError
 
 __all__ = [
@@ -98,20 +98,19 @@ class SchemaValidator:
         self, schema: Mapping[str, Any], *, regex_timeout: float = DEFAULT_REGEX_TIMEOUT
     ) -> None:
         self.schema = schema
-        problem = schema_problem(schema)
-        if problem is not None:
-            raise ConfigurationError(f"Invalid input schema: {problem}")
-        # A schema Tool froze in one checked pass is plain JSON already (see _schema_walk).
-        lazy = compiles_on_first_use_walked(schema)
-        if lazy is None:
+        # A plain JSON tree is checked and frozen in one pass (see _schema_walk) ...
+        plain: Any = freeze_within(schema, MAX_SCHEMA_DEPTH)
+        lazy = compiles_on_first_use_walked(plain)
+        if plain is None:  # ... anything else takes the slow path that names the problem
+            problem = schema_problem(schema)
+            if problem is not None:
+                raise ConfigurationError(f"Invalid input schema: {problem}")
             try:
                 text = json.dumps(schema, allow_nan=False)
                 plain = json.loads(text)
             except (TypeError, ValueError) as error:
                 raise ConfigurationError(f"Invalid input schema: not JSON ({error})") from None
             lazy = compiles_on_first_use(plain, text)
-        else:
-            plain = schema
         _check_schema(plain)
         # The rewritten patterns, mapped back to what the schema declares.
         self._patterns: dict[str, str] = {}
