@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ._arrays import arrays
 from ._context import Context, RefStack, Schema, TooDeep, canonical
-from ._errors import SchemaError
+from ._errors import SchemaError, Unsupported
 from ._exclude import exclude
 from ._merge import TYPES, flatten, merge
 from ._numbers import integers, numbers
@@ -113,6 +113,8 @@ class Builder:
                 if negated:
                     node = merge(node, {"allOf": [{"not": other} for other in negated]})
                 strategies.append(self.node(node, stack.push(refs)))
+            except Unsupported:
+                raise
             except (SchemaError, TooDeep) as failure:
                 failures.append(failure)
         if not strategies:
@@ -146,6 +148,8 @@ class Builder:
                 continue
             try:
                 strategy = self.node(narrowed.node, stack)
+            except Unsupported:
+                raise
             except (SchemaError, TooDeep) as failure:
                 failures.append(failure)
                 continue
@@ -176,6 +180,8 @@ class Builder:
         for kind in kinds:
             try:
                 strategies.append(self.of_type(kind, node, stack))
+            except Unsupported:
+                raise
             except (SchemaError, TooDeep) as failure:
                 failures.append(failure)
         if not strategies:

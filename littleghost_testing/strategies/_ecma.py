@@ -20,7 +20,7 @@ import sys
 from array import array
 from dataclasses import dataclass
 
-from ._errors import SchemaError
+from ._errors import SchemaError, Unsupported
 
 __all__ = ["Piece", "Translation", "translate"]
 
@@ -73,7 +73,7 @@ class _Translator:
         self.approximate = False
 
     def fail(self, what: str) -> SchemaError:
-        return SchemaError(f"pattern {self.pattern!r}: {what} cannot be generated")
+        return Unsupported(f"pattern {self.pattern!r}: {what} cannot be generated")
 
     def run(self) -> Translation:
         out: list[str] = []
@@ -269,6 +269,11 @@ class _Translator:
         if char == "x" and re.fullmatch(r"[0-9A-Fa-f]{2}", self.pattern[self.pos : self.pos + 2]):
             self.pos += 2
             return "\\x" + self.pattern[self.pos - 2 : self.pos], True
+        if char == "u" and (
+            braced := re.match(r"\{([0-9A-Fa-f]{1,6})\}", self.pattern[self.pos :])
+        ):
+            self.pos += braced.end()
+            return f"\\U{int(braced.group(1), 16):08x}", True
         if char == "u" and re.fullmatch(r"[0-9A-Fa-f]{4}", self.pattern[self.pos : self.pos + 4]):
             self.pos += 4
             return "\\u" + self.pattern[self.pos - 4 : self.pos], True

@@ -16,7 +16,7 @@ from littleghost._validation import SchemaValidator, compile_instance_validator
 from littleghost.errors import ConfigurationError
 
 from ._ecma import Piece, translate
-from ._errors import SchemaError
+from ._errors import SchemaError, Unsupported
 
 __all__ = ["matcher", "pattern_strings", "search"]
 
@@ -65,7 +65,7 @@ def pattern_strings(
         try:
             compiled = re.compile(translation.source, re.ASCII)
         except re.error as error:
-            raise SchemaError(f"pattern {pattern!r} cannot be generated: {error}") from None
+            raise Unsupported(f"pattern {pattern!r} cannot be generated: {error}") from None
         base = st.from_regex(compiled)
         if min_size or max_size is not None:
             limit = math.inf if max_size is None else max_size

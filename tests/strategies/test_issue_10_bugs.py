@@ -273,3 +273,16 @@ def test_invalid_inputs_keep_their_record_type() -> None:
     record = find(invalid_inputs({"type": "integer"}), lambda record: True)
     assert isinstance(record, InvalidInput)
     assert record.keyword == "type"
+
+
+def test_8_a_pattern_that_cannot_be_generated_is_never_silently_dropped() -> None:
+    # The Tool's engine also accepts Rust's inline flags, which ECMA-262 lacks:
+    # refused when built, not by leaving the string type out of the union.
+    with pytest.raises(SchemaError, match="pattern"):
+        from_schema({"type": ["string", "integer"], "pattern": "(?i)abc"})
+    text = find(from_schema({"type": ["string", "integer"], "pattern": "^\\u{1F600}$"}), _is_text)
+    assert text == "\U0001f600"
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
