@@ -11,17 +11,24 @@ slow path that says what is wrong and where (``_validation.schema_problem``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._first_use import FALLIBLE_KEYS, declares_known_draft
 from ._frozen import FrozenDict, FrozenList, frozen_dict, frozen_list
 
-__all__ = ["compiles_on_first_use_walked", "freeze_within", "nests_within"]
+__all__ = [
+    "Metered",
+    "compiles_on_first_use_walked",
+    "freeze_metered",
+    "freeze_within",
+    "nests_within",
+]
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 _FINITE_ATOMS = _ATOMS - {float}  # a float is checked: no NaN, no infinity
 _OBJECTS = frozenset({dict, FrozenDict})
 _ARRAYS = frozenset({list, FrozenList})
+_CONTAINERS = _OBJECTS | _ARRAYS
 _INFINITIES = (float("inf"), float("-inf"))
 _FALLIBLE_BELOW_ROOT = FALLIBLE_KEYS
 _FALLIBLE_AT_ROOT = FALLIBLE_KEYS - {"$schema"}
@@ -45,13 +52,37 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
     ``compiles_on_first_use_walked`` answer for it without another walk. A
     container met twice is copied where it appears, as ``freeze`` does.
     """
+    if compiles_on_first_use_walked(schema) is not None and nests_within(schema, max_depth):
+        return schema  # walked before, under this bound or a stricter one (no walk again)
+    metered = freeze_metered(schema, max_depth)
+    return None if metered is None else metered.frozen
+
+
+class Metered(NamedTuple):
+    """A schema frozen by ``freeze_metered``, with what bounds on untrusted schemas count."""
+
+    frozen: Any
+    nodes: int  # values in the tree: containers and scalars
+    regexes: list[str]  # every string under a ``pattern`` key, every ``patternProperties`` key
+
+
+def freeze_metered(schema: Any, max_depth: int) -> Metered | None:
+    """``freeze_within`` that also counts the nodes and regexes, in the same walk."""
     fallible = False
     refs: list[str] = []  # local references, resolved once the tree is frozen
+    regexes: list[str] = []
+    nodes = 1
 
     def note(frozen: FrozenDict, keys: frozenset[str]) -> None:
         """Record what makes compiling ``frozen`` fallible: a local ``$ref`` is checked later."""
         nonlocal fallible
         found = keys.intersection(frozen)
+        pattern = frozen.get("pattern")
+        if type(pattern) is str:
+            regexes.append(pattern)
+        named = frozen.get("patternProperties")
+        if type(named) is FrozenDict:
+            regexes.extend(named)
         ref = frozen.get("$ref")
         if found == {"$ref"} and type(ref) is str and ref.startswith("#/") and "%" not in ref:
             refs.append(ref)
@@ -60,6 +91,7 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
 
     def walk(value: Any, depth: int) -> Any:
         """Freeze ``value``, ``depth`` containers deep; strings and integers never get here."""
+        nonlocal nodes
         kind = type(value)
         if kind is float:
             if value != value or value in _INFINITIES:
@@ -68,6 +100,9 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
         if depth > max_depth:
             raise _Unfit  # too deep, or a cycle
         depth += 1
+        if kind not in _CONTAINERS:
+            raise _Unfit
+        nodes += len(value)
         if kind is dict:
             frozen = frozen_dict(
                 {
@@ -81,23 +116,19 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
             return frozen_list(
                 [item if type(item) in _FINITE_ATOMS else walk(item, depth) for item in value]
             )
-        elif kind is FrozenDict or kind is FrozenList:
+        else:  # FrozenDict or FrozenList: already frozen, kept as ``freeze`` keeps it
             for item in value.values() if kind is FrozenDict else value:
                 if type(item) not in _FINITE_ATOMS:
                     walk(item, depth)
             if kind is FrozenList:
                 return value
-            frozen = value  # already frozen: kept, as ``freeze`` keeps it
-        else:
-            raise _Unfit
+            frozen = value
         if depth > 2 and not _FALLIBLE_BELOW_ROOT.isdisjoint(frozen):
             note(frozen, _FALLIBLE_BELOW_ROOT)
         return frozen
 
     if type(schema) in _ATOMS:
-        return schema
-    if compiles_on_first_use_walked(schema) is not None and nests_within(schema, max_depth):
-        return schema  # walked before, under this bound or a stricter one (no walk again)
+        return Metered(schema, 1, regexes)
     try:
         frozen = walk(schema, 1)
     except _Unfit:
@@ -110,7 +141,7 @@ def freeze_within(schema: Any, max_depth: int) -> Any | None:
             and all(_resolves(frozen, ref) for ref in refs)
         )
         _set_walked(frozen, (max_depth, infallible))
-    return frozen
+    return Metered(frozen, nodes, regexes)
 
 
 def _resolves(root: FrozenDict, ref: str) -> bool:

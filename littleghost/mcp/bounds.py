@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import littleghost as lg
+from littleghost._schema_walk import freeze_metered
 
 __all__ = ["Bounds", "CatalogMeter", "ImageMeter", "exceeded"]
 
@@ -90,12 +91,27 @@ class CatalogMeter:
             raise lg.ProtocolError("MCP server repeated a pagination cursor (endless pagination)")
         self._cursors.add(cursor)
 
-    def schema(self, schema: Any, where: str) -> None:
-        """Check one schema's depth and size and count its regexes, without recursion.
+    def schema(self, schema: Any, where: str) -> Any:
+        """Check one schema's depth and size and count its regexes; return it frozen.
 
         Regexes are counted conservatively: every string under a ``pattern`` key
-        and every key of a ``patternProperties`` object, wherever it sits.
+        and every key of a ``patternProperties`` object, wherever it sits. A
+        plain JSON tree within the depth limit is measured by the walk that
+        freezes it (``freeze_metered``); anything else by ``_measure``.
         """
+        metered = freeze_metered(schema, self._bounds.max_schema_depth)
+        if metered is None:
+            self._measure(schema, where)
+            return schema
+        if metered.nodes > self._bounds.max_schema_nodes:
+            limit = self._bounds.max_schema_nodes
+            raise exceeded("max_schema_nodes", limit, f"{where} too large")
+        for regex in metered.regexes:
+            self._regex(regex, where)
+        return metered.frozen
+
+    def _measure(self, schema: Any, where: str) -> None:
+        """The general walk: any mapping, depth and size checked without recursion."""
         b = self._bounds
         nodes = 0
         level: list[Any] = [schema]

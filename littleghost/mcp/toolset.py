@@ -220,9 +220,13 @@ async def _list_all(
             if mcp_tool.name in seen:
                 raise lg.ProtocolError(f"MCP server listed tool {mcp_tool.name!r} twice")
             seen.add(mcp_tool.name)
-            meter.schema(mcp_tool.input_schema, f"inputSchema of {mcp_tool.name!r}")
+            # Measured and frozen in one walk; the classes and validators reuse the frozen copies.
+            where = f"inputSchema of {mcp_tool.name!r}"
+            frozen = {"input_schema": meter.schema(mcp_tool.input_schema, where)}
             if mcp_tool.output_schema is not None:
-                meter.schema(mcp_tool.output_schema, f"outputSchema of {mcp_tool.name!r}")
+                where = f"outputSchema of {mcp_tool.name!r}"
+                frozen["output_schema"] = meter.schema(mcp_tool.output_schema, where)
+            mcp_tool = mcp_tool.model_copy(update=frozen)
             listing.append((mcp_tool, output_validator(mcp_tool)))
         if page.next_cursor is None:
             return listing
