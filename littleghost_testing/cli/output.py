@@ -98,7 +98,11 @@ def details(tool: ToolReport, reproduce_line: Reproduce, *, verbose: bool = Fals
     lines: list[str] = []
     for group in tool.groups:
         lines += ["", *_finding(tool, group, reproduce_line)]
-    if tool.unexercised and not any(group.example.kind == "unexercised" for group in tool.groups):
+    if (
+        tool.unexercised
+        and tool.calls
+        and not any(group.example.kind == "unexercised" for group in tool.groups)
+    ):
         lines += [
             "",
             f"{tool.name}: unexercised (warning): no valid input got a success answer; "
@@ -111,6 +115,10 @@ def details(tool: ToolReport, reproduce_line: Reproduce, *, verbose: bool = Fals
 
 def _finding(tool: ToolReport, group: FindingGroup, reproduce_line: Reproduce) -> list[str]:
     finding = group.example
+    if finding.input is None:  # about the tool as a whole (unexercised, a broken catalog)
+        return [
+            f"{tool.name}: {finding.kind} ({finding.severity}): {_cut(visible(finding.observed))}"
+        ]
     broken = ""
     if finding.keyword is not None:
         broken = f", breaks {finding.keyword!r}" + (f" at {finding.path}" if finding.path else "")
@@ -119,8 +127,7 @@ def _finding(tool: ToolReport, group: FindingGroup, reproduce_line: Reproduce) -
         f"{tool.name}: {finding.kind} ({finding.severity}){broken}: "
         f"{group.count} of {plural(tool.calls, 'call')}",
     ]
-    if finding.input is not None:
-        lines.append(f"  input:     {_cut(json_text(finding.input))} ({validity})")
+    lines.append(f"  input:     {_cut(json_text(finding.input))} ({validity})")
     lines += [
         f"  expected:  {_cut(visible(finding.expected))}",
         f"  observed:  {_cut(visible(finding.observed))}",

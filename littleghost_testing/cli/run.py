@@ -211,7 +211,7 @@ class Checker:
                 self.options,
                 deadline=deadline,
                 should_stop=self._should_stop,
-                on_call=lambda report: progress.called(report.name),
+                on_call=lambda report: self._called(report, progress),
                 faults=session.faults,
             )
             self._complete(report)
@@ -231,11 +231,21 @@ class Checker:
             return {}
         return {planned.name: planned for planned in plan(tools, self.options)}
 
+    def _called(self, report: ToolReport, progress: Progress) -> None:
+        """After each call: progress, and ``--max-failures`` with the violations so far."""
+        progress.called(report.name)
+        self._count_failures(report.violations_so_far)
+
     def _complete(self, report: ToolReport) -> None:
         with self._lock:
             self._violations += report.violation_count
-            limit = self.options.max_failures
-            if limit is not None and self._violations >= limit:
+        self._count_failures(0)
+
+    def _count_failures(self, running: int) -> None:
+        """Stop the run once the finished tools' violations plus ``running`` reach the limit."""
+        limit = self.options.max_failures
+        with self._lock:
+            if limit is not None and self._violations + running >= limit:
                 self._stop.set(f"--max-failures {limit} reached")
 
     def _should_stop(self) -> bool:

@@ -141,7 +141,12 @@ def test_server_faults_are_violations(capsys: pytest.CaptureFixture[str], tmp_pa
     assert tools["broken"]["answers"]["jsonrpc_error"] == tools["broken"]["valid_calls"]
     stuck = tools["stuck"]
     assert "timeout" in {group["kind"] for group in stuck["findings"]}
-    assert stuck["violation_count"] == stuck["calls"] == 6
+    # A timed-out tool is not called again: one call, one finding, a note on more time.
+    assert stuck["violation_count"] == stuck["calls"] == 1
+    assert stuck["notes"] == [
+        "stopped early: a call took over 0.2 s "
+        "(more time: --tool-timeout NAME=SECONDS, or tool_timeouts)"
+    ]
 
 
 def test_a_crash_stops_that_tool_and_the_next_one_reconnects(

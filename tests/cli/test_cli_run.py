@@ -143,6 +143,19 @@ def test_max_failures_stops_the_run_and_reports_what_ran(
     assert "stopped early: --max-failures 1 reached" in out
 
 
+def test_max_failures_stops_a_tool_at_the_call_that_reaches_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = tmp_path / "r.json"
+    argv = ["cli_targets:faults", "--allow-side-effects", "--examples", "20"]
+    code, _, _ = run(capsys, "check", *argv, "--max-failures", "1", "--json", str(report))
+    assert code == 1
+    tools = {tool["name"]: tool for tool in json.loads(report.read_text())["tools"]}
+    # Every call of broken is a violation: the first one ends the run, mid-tool.
+    assert (tools["broken"]["calls"], tools["broken"]["violation_count"]) == (1, 1)
+    assert tools["broken"]["notes"] == ["stopped early: asked to stop"]
+
+
 def test_max_time_stops_cleanly_and_the_status_reflects_what_ran(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -128,6 +128,7 @@ def test_schema_inputs_come_from_the_root_and_each_property() -> None:
         ({"type": "object", "properties": {"a": {}}}, False),
         ({"type": "object", "additionalProperties": {"type": "string"}}, False),
         ({"type": "object", "required": ["a"]}, False),
+        ({"type": "object", "properties": {}, "required": []}, True),
     ],
 )
 def test_zero_argument_schemas(schema: dict[str, object], zero: bool) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from servers.engine_harness import connected, raw_client, recorded
 
+from littleghost_testing.cli.output import details
 from littleghost_testing.contracts.fuzzing import FuzzOptions, ToolReport
 
 FAST = FuzzOptions(examples=5, timeout=5.0, shrink_budget=5.0)
@@ -32,6 +33,8 @@ def test_only_read_only_tools_are_called_without_consent(
             "leaky": True,
             "leaky_rpc": True,
             "die": True,
+            "sealed": True,
+            "open_zero": True,
             "nine_keys": True,
         }
         assert planned["write_note"].reason == (
@@ -185,3 +188,49 @@ def test_a_run_stops_between_calls(anyio_backend: str, tmp_path: Path, stop: str
     assert calls == list(range(1, expected + 1))
     reason = "out of time" if stop == "deadline" else "asked to stop"
     assert report.notes == [f"stopped early: {reason}"]
+
+
+def test_zero_argument_tools_are_called_with_an_empty_object_and_no_notes(
+    anyio_backend: str, tmp_path: Path
+) -> None:
+    records = tmp_path / "calls.jsonl"
+    with connected(anyio_backend, raw_client(records)) as engine:
+        sealed = engine.fuzz("sealed", FAST)
+        open_zero = engine.fuzz("open_zero", FAST)
+    # No arguments allowed: {} is the one valid input; invalid ones add a key.
+    assert (sealed.valid_calls, sealed.answers.success, sealed.notes) == (1, 1, [])
+    assert [g.example.kind for g in sealed.groups] == ["ignored_unknown_property"]
+    sent = [args for tool, args in recorded(records) if tool == "sealed"]
+    assert sent[0] == {} and all(len(args) == 1 for args in sent[1:])
+    # Unknown keys allowed (and "required": []): {} once, nothing invalid to send.
+    assert (open_zero.calls, open_zero.answers.success, open_zero.notes) == (1, 1, [])
+    assert [args for tool, args in recorded(records) if tool == "open_zero"] == [{}]
+
+
+def test_an_unexercised_tool_reads_as_one_line(anyio_backend: str, tmp_path: Path) -> None:
+    with connected(anyio_backend, raw_client(tmp_path / "calls.jsonl")) as engine:
+        report = engine.fuzz("leaky", FAST)
+    lines = details(report, lambda tool, value: f"littleghost call {tool}")
+    valid = report.valid_calls
+    line = (
+        f"leaky: unexercised (warning): no valid call of {valid} succeeded "
+        f"({valid} isError, 0 JSON-RPC errors, 0 without an answer); "
+        "give inputs that work with --inputs FILE"
+    )
+    at = lines.index(line)
+    assert lines[at - 1] == "" and not lines[at + 1 :]  # no input, took or reproduce lines
+    assert "  reproduce: littleghost call leaky" in lines  # the leak still says how to repeat it
+
+
+def test_the_hypothesis_database_keeps_the_examples_of_shrunk_findings(
+    anyio_backend: str, tmp_path: Path
+) -> None:
+    database = tmp_path / "db"
+    options = FuzzOptions(examples=10, shrink_budget=10.0, hypothesis_database=database)
+    with connected(anyio_backend, raw_client(tmp_path / "calls.jsonl")) as engine:
+        engine.fuzz("open_zero", options)
+        assert not database.exists()  # nothing shrunk, nothing saved
+        report = engine.fuzz("nine_keys", options)
+    assert {"jsonrpc_error", "accepted_invalid"} <= {g.example.kind for g in report.groups}
+    saved = [path for path in database.rglob("*") if path.is_file()]
+    assert len(saved) >= 2  # a failing example per shrunk finding, for the next run to replay

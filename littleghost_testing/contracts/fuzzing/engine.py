@@ -6,7 +6,8 @@ Exploration records every finding and never raises; then each distinct bug
 (kind and keyword) is searched again with Hypothesis raising on it, so its
 shrinker reduces the input. Answers are cached per input, so replaying what
 exploration already sent costs no call, and a timed-out input is never sent
-again.
+again. While exploring, the next input is generated while the server answers
+the previous one (one call in flight at most, calls in the order generated).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
+from functools import partial
 from typing import Any
 
 from anyio.from_thread import BlockingPortal
@@ -21,7 +24,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as seeded
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
-from hypothesis.errors import Flaky, Unsatisfiable
+from hypothesis.errors import FailedHealthCheck, Flaky, Unsatisfiable
 
 import littleghost as lg
 from littleghost._validation import SchemaValidator
@@ -125,6 +128,11 @@ class _ToolRun:
         self.findings: dict[tuple[str, str | None], list[Finding]] = {}
         self.stop_reason: str | None = None
         self.first_success: dict[str, Any] | None = None
+        self.in_flight: tuple[Probe, tuple[bool, str], Future[Outcome]] | None = None
+        try:
+            self.validator: SchemaValidator | None = SchemaValidator(self.schema)
+        except lg.ConfigurationError:
+            self.validator = None  # generation names the schema's problem in a note
 
     def run(self) -> None:
         started = time.monotonic()
@@ -148,10 +156,9 @@ class _ToolRun:
 
     def _explicit(self) -> None:
         """The schema's own examples and defaults, then the caller's inputs, valid ones only."""
-        try:
-            validator = SchemaValidator(self.schema)
-        except lg.ConfigurationError:
-            return  # generation names the schema's problem in a note
+        validator = self.validator
+        if validator is None:
+            return
         given = [(None, value) for value in schema_inputs(self.schema)]
         given += [
             (f"inputs[{self.report.name!r}][{n}]", dict(value))
@@ -174,15 +181,16 @@ class _ToolRun:
         """
         if self.first_success is None:
             return
-        value = {**self.first_success, UNKNOWN_PROPERTY: 0}
-        try:
-            broken = SchemaValidator(self.schema).violations(value)
-        except lg.ConfigurationError:
+        if self.validator is None:
             return
+        value = {**self.first_success, UNKNOWN_PROPERTY: 0}
+        broken = self.validator.violations(value)
         if len(broken) == 1 and broken[0].keyword in UNKNOWN_PROPERTY_KEYWORDS:
             self._send(Probe(value, valid=False, keyword=broken[0].keyword, path=broken[0].path))
 
     def _valid_probes(self) -> st.SearchStrategy[Probe] | str:
+        if is_zero_argument(self.schema):  # the one valid input; shrinking sends nothing new
+            return st.just(Probe({}, valid=True))
         try:
             values = from_schema(self.schema)
         except SchemaError as error:
@@ -211,24 +219,44 @@ class _ToolRun:
 
     def _send(self, probe: Probe) -> Outcome | None:
         """The answer to ``probe``: from the cache, or from one call; ``None`` once stopped."""
-        key = (probe.valid, json.dumps(probe.input, sort_keys=True, default=repr))
-        cached = self.cache.get(key)
-        if cached is not None:
-            return cached
-        if self._stopped():
+        if not self._start(probe):
             return None
-        outcome = self.portal.call(
-            lambda: call_once(
-                self.tool,
-                probe,
-                seconds=self.seconds,
-                strict=self.options.strict,
-                faults=self.faults,
-            )
+        key = _key(probe)
+        self._settle()
+        return self.cache[key]
+
+    def _start(self, probe: Probe) -> bool:
+        """Send ``probe`` unless it was sent already; ``False`` once stopped.
+
+        The call it starts is left in flight, after the one before it has been
+        answered and recorded, so stop rules see every answer before a new call.
+        """
+        key = _key(probe)
+        if key in self.cache or (self.in_flight is not None and self.in_flight[1] == key):
+            return True
+        self._settle()
+        if self._stopped():
+            return False
+        call = partial(
+            call_once,
+            self.tool,
+            probe,
+            seconds=self.seconds,
+            strict=self.options.strict,
+            faults=self.faults,
         )
+        self.in_flight = (probe, key, self.portal.start_task_soon(call))
+        return True
+
+    def _settle(self) -> None:
+        """Wait for the call in flight, if any, and record its answer."""
+        if self.in_flight is None:
+            return
+        probe, key, answer = self.in_flight
+        self.in_flight = None
+        outcome = answer.result()
         self.cache[key] = outcome
         self._record(probe, outcome)
-        return outcome
 
     def _record(self, probe: Probe, outcome: Outcome) -> None:
         report = self.report
@@ -246,6 +274,7 @@ class _ToolRun:
             report.invalid_calls += 1
         for finding in outcome.findings:
             self.findings.setdefault(finding.group, []).append(finding)
+            report.violations_so_far += finding.severity == "violation"
         if outcome.crashed:
             report.crashed = True
             self._note("stopped: the connection closed")
@@ -269,14 +298,15 @@ class _ToolRun:
             return
 
         def explore(probe: Probe) -> None:
-            if self._send(probe) is None:
+            if not self._start(probe):  # answered while Hypothesis generates the next input
                 raise _Stop
 
-        error = self._hypothesis(probes, explore, [Phase.generate], database=None)
-        if isinstance(error, Unsatisfiable):
-            self._note(f"no {what} inputs: Hypothesis could not build one that is an object")
-        elif error is not None:
-            self._note(f"{what} inputs stopped: {_one_line(error)}")
+        try:
+            error = self._hypothesis(probes, explore, [Phase.generate], database=None)
+        finally:
+            self._settle()
+        if error is not None:
+            self._note(f"{what} inputs stopped: {_why(error)}")
 
     def _shrink_all(self) -> None:
         """Search each shrinkable bug again, raising on it, within the shrink budget."""
@@ -297,7 +327,7 @@ class _ToolRun:
                 database=self._database(label),
             )
             if error is not None and not isinstance(error, Flaky):
-                self._note(f"shrinking {kind} stopped: {_one_line(error)}")
+                self._note(f"shrinking {kind} stopped: {_why(error)}")
 
     def _shrinker(self, group: tuple[str, str | None], ends: float) -> Callable[[Probe], None]:
         """A test body that fails on ``group`` only, so Hypothesis shrinks toward it."""
@@ -364,11 +394,11 @@ class _ToolRun:
         report.groups = groups
 
     def _unexercised(self) -> Finding:
-        answers = self.report.answers
-        other = self.report.valid_calls - answers.is_error - answers.jsonrpc_error
+        answers, valid = self.report.answers, self.report.valid_calls
+        other = valid - answers.is_error - answers.jsonrpc_error
         observed = (
-            f"{self.report.valid_calls} valid calls: {answers.is_error} isError, "
-            f"{answers.jsonrpc_error} JSON-RPC errors, {other} without an answer; "
+            f"no valid call of {valid} succeeded ({answers.is_error} isError, "
+            f"{answers.jsonrpc_error} JSON-RPC errors, {other} without an answer); "
             "give inputs that work with --inputs FILE"
         )
         return Finding(
@@ -415,7 +445,16 @@ class _Keyed(ExampleDatabase):
 
 def _has_invalid_objects(schema: Any) -> bool:
     """Whether an object can break ``schema``: MCP sends objects only, and ``{}`` takes any."""
-    return not is_zero_argument(schema) or schema.get("additionalProperties") is False
+    return (
+        not is_zero_argument(schema)
+        or schema.get("additionalProperties") is False
+        or schema.get("unevaluatedProperties") is False
+    )
+
+
+def _key(probe: Probe) -> tuple[bool, str]:
+    """The cache key of ``probe``: equal inputs are sent once."""
+    return (probe.valid, json.dumps(probe.input, sort_keys=True, default=repr))
 
 
 def _probe(broken: InvalidInput) -> Probe:
@@ -425,6 +464,15 @@ def _probe(broken: InvalidInput) -> Probe:
 def _size(finding: Finding) -> tuple[int, str]:
     shown = show(finding.input)
     return (len(shown), shown)
+
+
+def _why(error: Exception) -> str:
+    """What ended a Hypothesis run, as one short readable line (its own texts run long)."""
+    if isinstance(error, Unsatisfiable):
+        return "Hypothesis could not build an input that is an object"
+    if isinstance(error, FailedHealthCheck):
+        return "Hypothesis gave up building inputs (a failed health check)"
+    return _one_line(error)
 
 
 def _one_line(error: BaseException | str) -> str:

@@ -135,6 +135,8 @@ class ToolReport:
     notes: list[str] = field(default_factory=list[str])
     elapsed: float = 0.0
     crashed: bool = False
+    violations_so_far: int = 0
+    """Violations recorded while the tool runs (for stop rules); ``violation_count`` after."""
 
     @property
     def calls(self) -> int:

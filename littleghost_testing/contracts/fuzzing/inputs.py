@@ -54,5 +54,6 @@ def is_zero_argument(schema: Mapping[str, Any]) -> bool:
         and not schema.get("properties")
         and not schema.get("patternProperties")
         and schema.get("additionalProperties", False) in (False, True)
-        and not any(key in schema for key in ("allOf", "anyOf", "oneOf", "$ref", "required"))
+        and not schema.get("required")  # ``"required": []`` asks for nothing
+        and not any(key in schema for key in ("allOf", "anyOf", "oneOf", "$ref"))
     )

@@ -80,6 +80,18 @@ TOOLS: list[dict[str, Any]] = [
         "annotations": READ_ONLY,
     },
     {
+        "name": "sealed",
+        "description": "Takes no arguments and says so: no properties, none allowed.",
+        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
+        "annotations": READ_ONLY,
+    },
+    {
+        "name": "open_zero",
+        "description": "Takes no arguments; its schema says so with an empty required list.",
+        "inputSchema": {"type": "object", "properties": {}, "required": []},
+        "annotations": READ_ONLY,
+    },
+    {
         "name": "nine_keys",
         "description": "Fails with a JSON-RPC error when both a and b are given.",
         "inputSchema": {
