@@ -12,6 +12,7 @@ The HTTP server runs uvicorn in a thread on a TCP_NODELAY socket.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import statistics
 import sys
@@ -56,14 +57,18 @@ async def interleaved(
 ) -> tuple[float, float]:
     """Medians of alternating raw and littleghost measurements, after one warm-up each.
 
-    Alternating keeps drift (CPU frequency, GC, a busy neighbour) out of the ratio.
+    Alternating keeps drift (CPU frequency, a busy neighbour) out of the ratio,
+    and a collection before each measurement keeps one round's garbage (a
+    thousand classes, say) from slowing the next.
     """
     await raw()
     await ours()
     raw_figures: list[float] = []
     our_figures: list[float] = []
     for _ in range(rounds):
+        gc.collect()
         raw_figures.append(await raw())
+        gc.collect()
         our_figures.append(await ours())
     return statistics.median(raw_figures), statistics.median(our_figures)
 
