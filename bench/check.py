@@ -111,7 +111,7 @@ def main() -> None:
     print(
         f"calls only: check {median(lambda n, s, c, r: c / n * per_call):.2f} ms/call, "
         f"ratio {median(lambda n, s, c, r: c / r):.2f}x "
-        "(the rest of the run is generating and shrinking inputs)"
+        "(overlapping the generation of the next input, so not the calls' own cost)"
     )
 
 
