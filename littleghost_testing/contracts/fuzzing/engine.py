@@ -83,7 +83,8 @@ def fuzz_tool(
     """Fuzz one tool (unless its plan skips it) and report what it answered and what broke.
 
     ``deadline`` is a ``time.monotonic()`` value; it and ``should_stop`` are
-    checked between calls. ``on_call`` sees the report after every call.
+    checked between calls. ``on_call`` sees the report after every call
+    (``violations_so_far`` counts its violations while it runs).
     ``faults``, attached to the tool's client, reports an unparseable answer
     after ``FAULT_GRACE_SECONDS`` rather than the timeout (littleghost's own
     connections already fail such a call at once).

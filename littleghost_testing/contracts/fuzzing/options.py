@@ -29,8 +29,9 @@ class FuzzOptions:
     names; they narrow the selection, never widen it past ``allow_side_effects``.
     ``strict`` makes ``ignored_unknown_property`` a violation. ``inputs`` maps
     a tool name to inputs known to work, tried after the schema's own examples.
-    ``max_failures`` (violations, not warnings) is for the caller to enforce
-    through ``should_stop``. ``hypothesis_database`` is a folder for
+    ``max_failures`` (violations, not warnings) is for the caller to enforce:
+    ``on_call`` sees ``ToolReport.violations_so_far`` after every call, and
+    ``should_stop`` ends the tool before its next call. ``hypothesis_database`` is a folder for
     Hypothesis' example database, or ``None`` for none (no ``.hypothesis/``).
     ``shrink_budget`` is how many seconds per tool shrinking may take.
     """
