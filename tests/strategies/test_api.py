@@ -57,6 +57,14 @@ def test_invalid_inputs_are_rejected_by_the_tool_at_their_path(record: InvalidIn
 def test_tool_inputs_needs_a_schema() -> None:
     with pytest.raises(TypeError):
         tool_inputs(int)
+    with pytest.raises(TypeError, match="neither a JSON Schema nor a class with an input_schema"):
+        invalid_inputs(int)
+
+
+def test_both_entry_points_take_a_tool_class_or_a_schema() -> None:
+    schema = OrderLookupTool.input_schema
+    assert tool_inputs(schema) is tool_inputs(OrderLookupTool) is from_schema(schema)
+    assert invalid_inputs(OrderLookupTool) is invalid_inputs(schema)
 
 
 def test_strategies_are_cached_per_schema() -> None:
