@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import sys
@@ -40,6 +41,7 @@ def test_the_demo_server_passes(capsys: pytest.CaptureFixture[str]) -> None:
         "  order_status",
         "  refund_quote",
     ]
+    assert gc.get_freeze_count() == 0  # frozen only while the run lasts
 
 
 def test_the_faulty_demo_fails_with_json_and_junit_reports(
