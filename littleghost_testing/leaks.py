@@ -16,6 +16,7 @@ import ipaddress
 import os
 import sys
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,10 +82,20 @@ class ResourceSnapshot:
             left["tasks"] = sorted(_task_name(task) for task in tasks - self.tasks)
         return {kind: items for kind, items in left.items() if items}
 
-    async def assert_released(self, *, within: float = 5.0) -> None:
-        """Wait until everything started since the snapshot is gone, or raise AssertionError."""
+    async def assert_released(
+        self, *, within: float = 5.0, kinds: Collection[str] | None = None
+    ) -> None:
+        """Wait until everything started since the snapshot is gone, or raise AssertionError.
+
+        ``kinds`` narrows the wait to some kinds ("processes", "sockets",
+        "tasks", "threads"); by default every kind counts.
+        """
         deadline = anyio.current_time() + within
-        while left := self.leftovers():
+        while left := {
+            kind: items
+            for kind, items in self.leftovers().items()
+            if kinds is None or kind in kinds
+        }:
             if anyio.current_time() >= deadline:
                 held = "; ".join(
                     f"{kind} ({len(items)}): {', '.join(items)}" for kind, items in left.items()

@@ -11,6 +11,7 @@ import littleghost as lg
 from littleghost.mcp import Toolset
 from littleghost.registry import TOOL_NAME
 
+from ..leaks import ResourceSnapshot
 from .report import Check
 from .rules import describe
 from .runner import Runner, Violation
@@ -127,15 +128,24 @@ async def _discover_stopped(
         raise Violation(expected, f"it discovered {len(classes)} tools")
 
 
+PROCESS_EXIT_SECONDS = 5.0
+"""How long a server process may take to exit after its connection is closed."""
+
+
 def _cleanup(toolset_class: type[Toolset], runner: Runner) -> Check:
     try:
         runner.run(_registry_closes, toolset_class, runner.options.binding())
     except Violation as violation:
         return _failed("cleanup", "closing through a ToolRegistry went wrong", violation)
-    return Check("cleanup", True, "a ToolRegistry without a run closes its tools without error")
+    return Check(
+        "cleanup",
+        True,
+        "a ToolRegistry without a run closes its tools without error and leaves no process",
+    )
 
 
 async def _registry_closes(toolset_class: type[Toolset], binding: lg.Binding) -> None:
+    before = ResourceSnapshot.take()
     registry = lg.ToolRegistry([toolset_class], binding=binding)
     try:
         await registry.open()
@@ -145,6 +155,14 @@ async def _registry_closes(toolset_class: type[Toolset], binding: lg.Binding) ->
         await registry.aclose()
     except Exception as error:
         raise Violation("closing the registry to succeed", describe(error)) from None
+    # Only child processes: an in-process server may start its own threads and
+    # sockets on first use and keep them, which is no leak of the toolset's.
+    try:
+        await before.assert_released(within=PROCESS_EXIT_SECONDS, kinds=("processes",))
+    except AssertionError as leak:
+        raise Violation(
+            "every process the toolset started to end once the registry is closed", str(leak)
+        ) from None
 
 
 def _failed(name: str, detail: str, violation: Violation) -> Check:

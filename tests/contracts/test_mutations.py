@@ -36,6 +36,7 @@ from toolset_targets import (
     DeadlineBlindTools,
     HangUpOnCancelTools,
     LeakyDeskTools,
+    OrphaningTools,
     SlowDeskTools,
 )
 
@@ -195,6 +196,22 @@ def test_a_server_that_hangs_up_on_cancellation_fails_cancellation() -> None:
     # the connection stays dead for the checks after it, which report the same cause
     failed = [check.title for check in report.failures]
     assert failed == ["cancellation[slow_lookup]", "deadline[slow_lookup]"], report.explain()
+
+
+def test_a_toolset_that_orphans_a_process_fails_cleanup() -> None:
+    try:
+        report = check_toolset(OrphaningTools, **FAST)
+    finally:
+        for orphan in OrphaningTools.orphans:
+            orphan.kill()
+            orphan.wait()
+    assert [check.title for check in report.failures] == ["cleanup"], report.explain()
+    check = report["cleanup"]
+    assert check.expected == (
+        "every process the toolset started to end once the registry is closed"
+    )
+    assert check.observed is not None and "processes (1)" in check.observed
+    assert "time.sleep(60)" in check.observed
 
 
 @pytest.mark.parametrize(

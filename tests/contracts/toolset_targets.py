@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import subprocess
+import sys
+from typing import Any, ClassVar
 
 import anyio
 import mcp
@@ -161,3 +163,14 @@ class DeadlineBlindTools(HelpDeskTools):
             return await super().tools(binding)
         except lg.DeadlineExceededError:
             return []
+
+
+class OrphaningTools(SlowDeskTools):
+    """Breaks cleanup: connecting starts a helper process that nothing ever stops."""
+
+    orphans: ClassVar[list[subprocess.Popen[bytes]]] = []
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+        self.orphans.append(subprocess.Popen(sleeper))
+        return super().client(binding)
