@@ -30,11 +30,11 @@ from mcp.client.stdio import StdioServerParameters
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO)]
 
-from littleghost_testing.cli.progress import Progress  # noqa: E402
-from littleghost_testing.cli.run import Checker  # noqa: E402
+from littleghost_testing._targets import resolve  # noqa: E402
+from littleghost_testing.cli._progress import Progress  # noqa: E402
+from littleghost_testing.cli._run import Checker  # noqa: E402
 from littleghost_testing.contracts.fuzzing import FuzzOptions, engine  # noqa: E402
-from littleghost_testing.contracts.fuzzing.planning import server_name  # noqa: E402
-from littleghost_testing.targets import resolve  # noqa: E402
+from littleghost_testing.contracts.fuzzing._planning import server_name  # noqa: E402
 
 COMMAND = [sys.executable, "-m", "littleghost_testing.demo_server"]
 

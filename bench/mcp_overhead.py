@@ -34,7 +34,7 @@ from real_catalog import catalog_http_app, catalog_server  # noqa: E402
 
 import littleghost as lg  # noqa: E402
 from littleghost.mcp import Toolset  # noqa: E402
-from littleghost_testing.fake_server.http import HttpServer  # noqa: E402
+from littleghost_testing.fake_server._http import HttpServer  # noqa: E402
 
 CONCURRENCY = 100
 CATALOG_TOOLS = 1000

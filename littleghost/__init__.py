@@ -5,12 +5,36 @@ failure messages away from the model, and let cancellation, deadlines and
 cleanup failures propagate.
 """
 
+# General layout (one privacy convention, as in httpx and Hypothesis):
+#
+# - A package's ``__init__`` is its API and its ``__all__`` lists it: import
+#   from ``littleghost``, ``littleghost.mcp`` and ``littleghost.models``.
+#   ``littleghost.instrumentation`` is the one public module: a namespace of
+#   its own (``lg.instrumentation.subscribe``).
+# - Every other module is private (``_tool.py``, ``mcp/_toolset.py``, ...);
+#   ``_validation/`` is a private package whose ``__init__`` is what the rest
+#   of littleghost uses. A private module's ``__all__`` is its internal API for
+#   the rest of the project, the testing kit included; names with a leading
+#   underscore never leave their module (or private package).
+#
+# littleghost/
+#   _tool, _function_tool, _injection   Tool, @lg.tool, the RunContext parameter rule
+#   _binding, _context, _cancellation   what a tool instance runs with
+#   _registry, _run, _agent, _model     calling tools: registry, run, agent loop, model types
+#   _results, _errors                   what calls return and raise
+#   _validation/, _backtracking, _schema_walk, _first_use, _frozen
+#                                       JSON Schema: compile once, check input, freeze
+#   _closing, _workers                  closing owned resources, worker threads
+#   instrumentation                     events and spans
+#   mcp/                                MCP toolsets on the official SDK
+#   models/                             real model providers and the test guard
+
 from . import instrumentation
-from .agent import Agent, ToolCallLimitError
-from .binding import Binding
-from .cancellation import CancellationToken
-from .context import RunContext
-from .errors import (
+from ._agent import Agent, RunWatcher, ToolCallLimitError, watch_runs
+from ._binding import Binding
+from ._cancellation import CancellationToken
+from ._context import RunContext
+from ._errors import (
     CancelledError,
     CleanupError,
     ConfigurationError,
@@ -20,12 +44,12 @@ from .errors import (
     ProviderError,
     ToolError,
 )
-from .function_tool import tool
-from .model import Message, Model, ModelRequest, ModelResponse, ToolCall
-from .registry import ToolRegistry
-from .results import Artifact, ExecutionResult, Result
-from .run import Invocation, Run
-from .tool import Tool
+from ._function_tool import tool
+from ._model import Message, Model, ModelRequest, ModelResponse, ToolCall
+from ._registry import ToolRegistry
+from ._results import Artifact, ExecutionResult, Result
+from ._run import Invocation, Run
+from ._tool import Tool
 
 __all__ = [
     "Agent",
@@ -48,6 +72,7 @@ __all__ = [
     "Result",
     "Run",
     "RunContext",
+    "RunWatcher",
     "Tool",
     "ToolCall",
     "ToolCallLimitError",
@@ -55,4 +80,12 @@ __all__ = [
     "ToolRegistry",
     "instrumentation",
     "tool",
+    "watch_runs",
 ]
+
+# Exceptions name the package they are imported from (in tracebacks, events and
+# pickles): ``littleghost.ToolError``, not the private module that defines it.
+for _name in __all__:
+    _value = globals()[_name]
+    if isinstance(_value, type) and issubclass(_value, BaseException):
+        _value.__module__ = __name__

@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 import anyio.lowlevel
 
-from .errors import CleanupError, ConfigurationError
+from ._errors import CleanupError, ConfigurationError
 
 __all__ = [
     "DEFAULT_CLOSE_TIMEOUT",

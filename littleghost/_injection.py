@@ -15,8 +15,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from .context import RunContext
-from .errors import ConfigurationError
+from ._context import RunContext
+from ._errors import ConfigurationError
 
 __all__ = ["context_parameter", "forwarding_call"]
 

@@ -68,26 +68,8 @@ class Metered(NamedTuple):
 
 def freeze_metered(schema: Any, max_depth: int) -> Metered | None:
     """``freeze_within`` that also counts the nodes and regexes, in the same walk."""
-    fallible = False
-    refs: list[str] = []  # local references, resolved once the tree is frozen
-    regexes: list[str] = []
+    notes = _Notes()
     nodes = 1
-
-    def note(frozen: FrozenDict, keys: frozenset[str]) -> None:
-        """Record what makes compiling ``frozen`` fallible: a local ``$ref`` is checked later."""
-        nonlocal fallible
-        found = keys.intersection(frozen)
-        pattern = frozen.get("pattern")
-        if type(pattern) is str:
-            regexes.append(pattern)
-        named = frozen.get("patternProperties")
-        if type(named) is FrozenDict:
-            regexes.extend(named)
-        ref = frozen.get("$ref")
-        if found == {"$ref"} and type(ref) is str and ref.startswith("#/") and "%" not in ref:
-            refs.append(ref)
-        elif found:
-            fallible = True
 
     def walk(value: Any, depth: int) -> Any:
         """Freeze ``value``, ``depth`` containers deep; strings and integers never get here."""
@@ -124,24 +106,54 @@ def freeze_metered(schema: Any, max_depth: int) -> Metered | None:
                 return value
             frozen = value
         if depth > 2 and not _FALLIBLE_BELOW_ROOT.isdisjoint(frozen):
-            note(frozen, _FALLIBLE_BELOW_ROOT)
+            notes.note(frozen, _FALLIBLE_BELOW_ROOT)
         return frozen
 
     if type(schema) in _ATOMS:
-        return Metered(schema, 1, regexes)
+        return Metered(schema, 1, notes.regexes)
     try:
         frozen = walk(schema, 1)
     except _Unfit:
         return None
     if type(frozen) is FrozenDict:
-        note(frozen, _FALLIBLE_AT_ROOT)
+        notes.remember(frozen, max_depth)
+    return Metered(frozen, nodes, notes.regexes)
+
+
+class _Notes:
+    """What one ``freeze_metered`` walk learns besides the frozen tree."""
+
+    __slots__ = ("fallible", "refs", "regexes")
+
+    def __init__(self) -> None:
+        self.fallible = False
+        self.refs: list[str] = []  # local references, resolved once the tree is frozen
+        self.regexes: list[str] = []
+
+    def note(self, frozen: FrozenDict, keys: frozenset[str]) -> None:
+        """Record what makes compiling ``frozen`` fallible: a local ``$ref`` is checked later."""
+        found = keys.intersection(frozen)
+        pattern = frozen.get("pattern")
+        if type(pattern) is str:
+            self.regexes.append(pattern)
+        named = frozen.get("patternProperties")
+        if type(named) is FrozenDict:
+            self.regexes.extend(named)
+        ref = frozen.get("$ref")
+        if found == {"$ref"} and type(ref) is str and ref.startswith("#/") and "%" not in ref:
+            self.refs.append(ref)
+        elif found:
+            self.fallible = True
+
+    def remember(self, root: FrozenDict, max_depth: int) -> None:
+        """Keep on the frozen root what the walk learned (see ``compiles_on_first_use_walked``)."""
+        self.note(root, _FALLIBLE_AT_ROOT)
         infallible = (
-            not fallible
-            and declares_known_draft(frozen)
-            and all(_resolves(frozen, ref) for ref in refs)
+            not self.fallible
+            and declares_known_draft(root)
+            and all(_resolves(root, ref) for ref in self.refs)
         )
-        _set_walked(frozen, (max_depth, infallible))
-    return Metered(frozen, nodes, regexes)
+        _set_walked(root, (max_depth, infallible))
 
 
 def _resolves(root: FrozenDict, ref: str) -> bool:

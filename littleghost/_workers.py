@@ -20,7 +20,7 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from .cancellation import threadsafe_scheduler
+from ._cancellation import threadsafe_scheduler
 
 __all__ = ["run_in_worker"]
 

@@ -21,8 +21,8 @@ from typing import Any, Literal
 import anyio
 from opentelemetry import trace
 
-from .context import RunContext
-from .errors import CancelledError, DeadlineExceededError
+from ._context import RunContext
+from ._errors import CancelledError, DeadlineExceededError
 
 __all__ = [
     "OUTCOMES",

@@ -15,6 +15,7 @@ from .leaks import ResourceSnapshot
 from .scripted_model import ScriptedModel
 
 if TYPE_CHECKING:
+    from ._server_fuzzing import from_target
     from .auto_model import AutoModel
     from .contracts import (
         ToolContract,
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
         check_toolset,
     )
     from .fake_server import FakeMCPServer
-    from .server_fuzzing import from_target
 
 __all__ = [
     "AutoModel",
@@ -50,7 +50,7 @@ _LAZY = {
     "assert_toolset_contract": ".contracts",
     "check_tool": ".contracts",
     "check_toolset": ".contracts",
-    "from_target": ".server_fuzzing",
+    "from_target": "._server_fuzzing",
 }
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import littleghost as lg
-from littleghost.agent import watch_runs
-from littleghost.models.guard import allow_model_requests
+from littleghost import watch_runs
+from littleghost.models import allow_model_requests
 
 __all__ = ["RecordedRun", "RunLog", "lg_runs"]
 

@@ -37,7 +37,7 @@ __all__ = [
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Close the connections ``from_target(...).parametrize()`` opened in this process."""
-    fuzzing = sys.modules.get("littleghost_testing.server_fuzzing")
+    fuzzing = sys.modules.get("littleghost_testing._server_fuzzing")
     if fuzzing is not None:
         fuzzing.close_all()
 

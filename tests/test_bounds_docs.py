@@ -15,7 +15,7 @@ import pytest
 import littleghost as lg
 from littleghost import _validation
 from littleghost.mcp import Toolset
-from littleghost.mcp.bounds import Bounds
+from littleghost.mcp._bounds import Bounds
 
 DOCS = Path(__file__).parent.parent / "docs"
 _UNITS = {"": 1, "KiB": 1024, "MiB": 1024 * 1024, "s": 1}

@@ -1,6 +1,8 @@
 """MCP toolsets: the tools of any MCP server, through the official MCP Python SDK."""
 
-from .failures import ServerError
-from .toolset import Toolset
+from ._failures import ServerError
+from ._toolset import Toolset
 
 __all__ = ["ServerError", "Toolset"]
+
+ServerError.__module__ = __name__  # tracebacks and events name the public path

@@ -6,7 +6,7 @@ is imported on first use so that the guard works without it.
 
 from typing import TYPE_CHECKING, Any
 
-from .guard import (
+from ._guard import (
     ModelRequestsBlockedError,
     allow_model_requests,
     check_model_requests_allowed,
@@ -14,7 +14,7 @@ from .guard import (
 )
 
 if TYPE_CHECKING:
-    from .openai_chat import OpenAIChatModel
+    from ._openai_chat import OpenAIChatModel
 
 __all__ = [
     "ModelRequestsBlockedError",
@@ -24,10 +24,12 @@ __all__ = [
     "model_requests_allowed",
 ]
 
+ModelRequestsBlockedError.__module__ = __name__  # tracebacks name the public path
+
 
 def __getattr__(name: str) -> Any:
     if name == "OpenAIChatModel":
-        from .openai_chat import OpenAIChatModel
+        from ._openai_chat import OpenAIChatModel
 
         return OpenAIChatModel
     raise AttributeError(f"module 'littleghost.models' has no attribute {name!r}")

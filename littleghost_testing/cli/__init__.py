@@ -1,5 +1,5 @@
 """The ``littleghost`` command line: ``check`` a server, ``call`` one tool (see docs/cli.md)."""
 
-from .main import main
+from ._main import main
 
 __all__ = ["main"]

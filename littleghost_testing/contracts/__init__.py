@@ -5,11 +5,11 @@
 ``ToolsetContract`` turn the battery into pytest tests by subclassing.
 """
 
-from .api import assert_tool_contract, assert_toolset_contract, check_tool, check_toolset
-from .classes import ToolContract, ToolsetContract
-from .report import NO_INPUT, Check, Report
-from .tool_checks import TOOL_CHECKS
-from .toolset_checks import TOOLSET_CHECKS
+from ._api import assert_tool_contract, assert_toolset_contract, check_tool, check_toolset
+from ._classes import ToolContract, ToolsetContract
+from ._report import NO_INPUT, Check, Report
+from ._tool_checks import TOOL_CHECKS
+from ._toolset_checks import TOOLSET_CHECKS
 
 __all__ = [
     "NO_INPUT",

@@ -1,6 +1,6 @@
 """Fake MCP servers for tests: declared tools, scripted faults, records, any transport."""
 
-from .faults import (
+from ._faults import (
     Crash,
     Delay,
     ErrorResult,
@@ -12,8 +12,8 @@ from .faults import (
     Oversized,
     RawBytes,
 )
-from .records import Call, Cancellation
-from .server import FakeMCPServer
+from ._records import Call, Cancellation
+from ._server import FakeMCPServer
 
 __all__ = [
     "Call",

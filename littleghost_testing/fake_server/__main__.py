@@ -2,8 +2,8 @@
 
 import sys
 
-from .server import FakeMCPServer
-from .stdio import import_target
+from ._server import FakeMCPServer
+from ._stdio import import_target
 
 
 def main(argv: list[str]) -> int:

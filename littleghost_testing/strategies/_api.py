@@ -9,8 +9,8 @@ from typing import Any, cast
 
 from hypothesis import strategies as st
 
+from littleghost import ConfigurationError
 from littleghost._validation import SchemaValidator, Violation, json_path
-from littleghost.errors import ConfigurationError
 
 from ._build import Builder
 from ._context import Context, RefStack, TooDeep, thaw

@@ -260,23 +260,28 @@ class _Translator:
             return "\\x00", True
         if char.isdigit() or (char == "k" and self.pattern.startswith("<", self.pos)):
             return self.backreference(char), False
+        return self.character_escape(char, in_class=in_class), True
+
+    def character_escape(self, char: str, *, in_class: bool) -> str:
+        """``\\cX``, ``\\xHH``, ``\\uHHHH``, ``\\u{H...}``, ``\\p{...}`` or an escaped
+        punctuation character, as Python spells it."""
         if char == "c":
             letter = self.pattern[self.pos : self.pos + 1]
             if letter.isascii() and letter.isalpha():
                 self.pos += 1
-                return f"\\x{ord(letter) % 32:02x}", True
-            return "\\\\c", True
+                return f"\\x{ord(letter) % 32:02x}"
+            return "\\\\c"
         if char == "x" and re.fullmatch(r"[0-9A-Fa-f]{2}", self.pattern[self.pos : self.pos + 2]):
             self.pos += 2
-            return "\\x" + self.pattern[self.pos - 2 : self.pos], True
+            return "\\x" + self.pattern[self.pos - 2 : self.pos]
         if char == "u" and (
             braced := re.match(r"\{([0-9A-Fa-f]{1,6})\}", self.pattern[self.pos :])
         ):
             self.pos += braced.end()
-            return f"\\U{int(braced.group(1), 16):08x}", True
+            return f"\\U{int(braced.group(1), 16):08x}"
         if char == "u" and re.fullmatch(r"[0-9A-Fa-f]{4}", self.pattern[self.pos : self.pos + 4]):
             self.pos += 4
-            return "\\u" + self.pattern[self.pos - 4 : self.pos], True
+            return "\\u" + self.pattern[self.pos - 4 : self.pos]
         if char in "pP" and self.pattern.startswith("{", self.pos):
             end = self.pattern.find("}", self.pos)
             name = self.pattern[self.pos + 1 : end] if end > 0 else ""
@@ -284,10 +289,10 @@ class _Translator:
             ranges = property_ranges(name, negated=char == "P")
             if not ranges:
                 raise self.fail(f"the property escape \\{char}{{{name}}}")
-            return (ranges if in_class else f"[{ranges}]"), True
+            return ranges if in_class else f"[{ranges}]"
         if char.isascii() and char.isalnum():
             raise self.fail(f"the escape \\{char}")
-        return re.escape(char), True
+        return re.escape(char)
 
     def backreference(self, char: str) -> str:
         """``\\1`` or ``\\k<name>``, as Python spells it (groups are numbered alike)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from littleghost.errors import ConfigurationError
+from littleghost import ConfigurationError
 
 __all__ = ["SchemaError", "Unsupported"]
 

@@ -8,6 +8,7 @@ branch by the others. What cannot be intersected (combinators, a second
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._context import Context, Schema, canonical
@@ -84,44 +85,14 @@ def merge(a: Node, b: Node) -> Node:
         return a
     out: Node = {**b, **a}
     extras = [*a.get("allOf", ()), *b.get("allOf", ())]
-    if "type" in a and "type" in b:
-        out["type"] = _intersect_types(a["type"], b["type"])
-    for key in _LOWER:
+    for key, combine in _COMBINED.items():
         if key in a and key in b:
-            out[key] = max(a[key], b[key])
-    for key in _UPPER:
+            out[key] = combine(a[key], b[key])
+    for key, split in _SPLIT.items():
         if key in a and key in b:
-            out[key] = min(a[key], b[key])
-    if "const" in a and "const" in b and canonical(a["const"]) != canonical(b["const"]):
-        raise SchemaError("allOf requires two different `const` values")
-    if "enum" in a and "enum" in b:
-        allowed = {canonical(value) for value in b["enum"]}
-        out["enum"] = [value for value in a["enum"] if canonical(value) in allowed]
-    if "multipleOf" in a and "multipleOf" in b:
-        out["multipleOf"], extra = _multiple(a["multipleOf"], b["multipleOf"])
-        extras += extra
-    if "pattern" in a and "pattern" in b and a["pattern"] != b["pattern"]:
-        extras.append({"pattern": b["pattern"]})
-    if "contains" in a and "contains" in b:
-        for key in ("contains", "minContains", "maxContains"):
-            out.pop(key, None)
-            if key in a:
-                out[key] = a[key]
-        extras.append(
-            {key: b[key] for key in ("contains", "minContains", "maxContains") if key in b}
-        )
+            extras += split(a, b, out)
     if "uniqueItems" in a or "uniqueItems" in b:
         out["uniqueItems"] = bool(a.get("uniqueItems")) or bool(b.get("uniqueItems"))
-    if "required" in a and "required" in b:
-        out["required"] = list(dict.fromkeys([*a["required"], *b["required"]]))
-    if "dependentRequired" in a and "dependentRequired" in b:
-        deps = {key: list(value) for key, value in a["dependentRequired"].items()}
-        for key, value in b["dependentRequired"].items():
-            deps[key] = list(dict.fromkeys([*deps.get(key, ()), *value]))
-        out["dependentRequired"] = deps
-    for key in ("items", "propertyNames", "additionalProperties"):
-        if key in a and key in b:
-            out[key] = both(a[key], b[key])
     if "prefixItems" in a or "prefixItems" in b:
         out["prefixItems"] = _merge_prefix(a, b)
     if any(key in node for node in (a, b) for key in ("properties", "patternProperties")):
@@ -129,6 +100,46 @@ def merge(a: Node, b: Node) -> Node:
     if extras:
         out["allOf"] = extras
     return out
+
+
+def _same_const(a: Any, b: Any) -> Any:
+    if canonical(a) != canonical(b):
+        raise SchemaError("allOf requires two different `const` values")
+    return a
+
+
+def _common_enum(a: list[Any], b: list[Any]) -> list[Any]:
+    allowed = {canonical(value) for value in b}
+    return [value for value in a if canonical(value) in allowed]
+
+
+def _all_required(a: list[str], b: list[str]) -> list[str]:
+    return list(dict.fromkeys([*a, *b]))
+
+
+def _all_dependencies(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, list[str]]:
+    deps = {key: list(value) for key, value in a.items()}
+    for key, value in b.items():
+        deps[key] = list(dict.fromkeys([*deps.get(key, ()), *value]))
+    return deps
+
+
+def _split_multiple(a: Node, b: Node, out: Node) -> list[Node]:
+    out["multipleOf"], extra = _multiple(a["multipleOf"], b["multipleOf"])
+    return extra
+
+
+def _split_pattern(a: Node, b: Node, out: Node) -> list[Node]:
+    return [] if a["pattern"] == b["pattern"] else [{"pattern": b["pattern"]}]
+
+
+def _split_contains(a: Node, b: Node, out: Node) -> list[Node]:
+    """One ``contains`` (with its counts) stays; the other's becomes an ``allOf`` part."""
+    for key in _CONTAINS:
+        out.pop(key, None)
+        if key in a:
+            out[key] = a[key]
+    return [{key: b[key] for key in _CONTAINS if key in b}]
 
 
 def both(a: Schema, b: Schema) -> Schema:
@@ -200,3 +211,23 @@ def governing(node: Node, key: str) -> Schema:
     for schema in found[1:]:
         result = both(result, schema)
     return result
+
+
+_CONTAINS = ("contains", "minContains", "maxContains")
+# Keywords both nodes carry: how the two values become one (in this order).
+_COMBINED: dict[str, Callable[[Any, Any], Any]] = {
+    "type": _intersect_types,
+    **dict.fromkeys(_LOWER, max),
+    **dict.fromkeys(_UPPER, min),
+    "const": _same_const,
+    "enum": _common_enum,
+    "required": _all_required,
+    "dependentRequired": _all_dependencies,
+    **dict.fromkeys(("items", "propertyNames", "additionalProperties"), both),
+}
+# Keywords both nodes carry whose values may not fit in one: the rest goes to ``allOf``.
+_SPLIT: dict[str, Callable[[Node, Node, Node], list[Node]]] = {
+    "multipleOf": _split_multiple,
+    "pattern": _split_pattern,
+    "contains": _split_contains,
+}

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, Phase, currently_in_test_context, find, sett
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
+from littleghost import ConfigurationError
 from littleghost._validation import SchemaValidator, compile_instance_validator
-from littleghost.errors import ConfigurationError
 
 from ._ecma import Piece, translate
 from ._errors import SchemaError, Unsupported

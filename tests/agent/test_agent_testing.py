@@ -7,7 +7,7 @@ import anyio
 import pytest
 
 import littleghost as lg
-from littleghost.agent import watch_runs
+from littleghost import watch_runs
 from littleghost.models import (
     ModelRequestsBlockedError,
     OpenAIChatModel,

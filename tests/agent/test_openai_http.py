@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 import littleghost as lg
 from littleghost.models import OpenAIChatModel
-from littleghost_testing.fake_server.http import HttpServer
+from littleghost_testing.fake_server._http import HttpServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.allow_model_requests]
 

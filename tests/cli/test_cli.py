@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from servers.cli_harness import FAST, run, run_process
 
-from littleghost_testing.cli.output import reproduce, write_junit
-from littleghost_testing.cli.progress import Progress
+from littleghost_testing.cli._output import reproduce, write_junit
+from littleghost_testing.cli._progress import Progress
 from littleghost_testing.contracts.fuzzing import (
     Finding,
     FindingGroup,

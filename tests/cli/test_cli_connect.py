@@ -22,7 +22,7 @@ from servers.cli_harness import (
 )
 from servers.cli_http_auth import TOKEN, build
 
-from littleghost_testing.fake_server.http import HttpServer
+from littleghost_testing.fake_server._http import HttpServer
 from littleghost_testing.leaks import ResourceSnapshot
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from littleghost_testing.cli.options import parser
+from littleghost_testing.cli._options import parser
 from littleghost_testing.contracts.fuzzing import KINDS
 
 CLI_DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"

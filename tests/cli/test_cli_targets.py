@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from littleghost_testing.cli.text import command_line, json_text, visible
-from littleghost_testing.targets import TargetError, expand, from_config, parse_header, resolve
+from littleghost_testing._targets import TargetError, expand, from_config, parse_header, resolve
+from littleghost_testing.cli._text import command_line, json_text, visible
 
 
 def test_a_url_label_drops_userinfo_and_query_and_headers_become_references() -> None:

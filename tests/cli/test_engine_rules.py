@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from littleghost_testing.contracts.fuzzing import KINDS, FuzzOptions, leaked_detail
-from littleghost_testing.contracts.fuzzing.inputs import is_zero_argument, schema_inputs
+from littleghost_testing.contracts.fuzzing._inputs import is_zero_argument, schema_inputs
 
 LEAKS = [
     (

@@ -14,8 +14,7 @@ from mcp.shared.message import SessionMessage
 import littleghost as lg
 from littleghost.mcp import Toolset
 from littleghost_testing.fake_server import FakeMCPServer
-from littleghost_testing.fake_server.memory import MemoryTransport
-from littleghost_testing.fake_server.records import Records
+from littleghost_testing.fake_server._memory import MemoryTransport
 
 help_desk = FakeMCPServer("help-desk")
 
@@ -133,7 +132,7 @@ class HangUpOnCancelTools(Toolset):
 
     def client(self, binding: lg.Binding) -> mcp.Client:
         lowlevel = slow_desk._sdk._lowlevel_server  # pyright: ignore[reportPrivateUsage]
-        return mcp.Client(_HangUpOnCancel(MemoryTransport(lowlevel, Records())))
+        return mcp.Client(_HangUpOnCancel(MemoryTransport(lowlevel)))
 
 
 class SlowDeskTools(Toolset):

@@ -19,7 +19,7 @@ from mcp.server import Server
 
 import littleghost as lg
 from littleghost.mcp import ServerError, Toolset
-from littleghost.mcp.stdio import LineReader
+from littleghost.mcp._stdio import LineReader
 from littleghost_testing.leaks import ResourceSnapshot
 from tests.hostile.servers.behaviors import SECRET
 from tests.hostile.servers.clients import TRANSPORTS, client_factory

@@ -99,7 +99,7 @@ async def test_messages_are_recorded_by_default(tracer_provider: RecordingTracer
     assert result.is_error and SECRET not in result.content
     assert (
         str(events[1].error) == SECRET
-        and events[1].error_type == "littleghost.errors.DeadlineExceededError"
+        and events[1].error_type == "littleghost.DeadlineExceededError"
     )
     (span,) = [s for s in tracer_provider.spans if s.exceptions]
     assert str(span.exceptions[0]) == SECRET
@@ -113,7 +113,7 @@ async def test_types_only_keeps_messages_out_of_events_and_spans(
         await Leaky().execute({"raise": True})
     (event,) = events
     assert event.error is None
-    assert event.error_type == "littleghost.errors.DeadlineExceededError"
+    assert event.error_type == "littleghost.DeadlineExceededError"
     assert SECRET not in repr(event)
     (span,) = tracer_provider.spans
     assert span.exceptions == []

@@ -15,7 +15,7 @@ import pytest
 from mcp.client.stdio import StdioServerParameters
 from mcp_servers.catalog import build_server, http_app
 
-from littleghost_testing.fake_server.http import HttpServer
+from littleghost_testing.fake_server._http import HttpServer
 
 REPO = Path(__file__).resolve().parents[2]
 TRANSPORTS = ["memory", "stdio", "http"]

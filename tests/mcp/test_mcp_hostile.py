@@ -18,7 +18,7 @@ from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
 
 import littleghost as lg
 from littleghost.mcp import Toolset
-from littleghost_testing.fake_server.http import HttpServer
+from littleghost_testing.fake_server._http import HttpServer
 from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio

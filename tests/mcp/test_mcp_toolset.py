@@ -15,7 +15,7 @@ from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
 
 import littleghost as lg
 from littleghost.mcp import Toolset
-from littleghost.mcp.naming import normalize_name
+from littleghost.mcp._naming import normalize_name
 from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio
@@ -267,7 +267,7 @@ async def test_interrupted_calls_say_whether_a_deadline_or_a_cancel_stopped_them
 
 
 def test_bounds_must_be_positive_ints() -> None:
-    from littleghost.mcp.bounds import Bounds
+    from littleghost.mcp._bounds import Bounds
 
     class Broken(Toolset):
         max_tools = 0

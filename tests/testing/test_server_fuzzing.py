@@ -8,11 +8,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
 
 import littleghost as lg
-import littleghost_testing.server_fuzzing  # noqa: F401 - loaded here, not inside pytester runs
+import littleghost_testing._server_fuzzing  # noqa: F401 - loaded here, not inside pytester runs
 from littleghost.mcp import Toolset
 from littleghost_testing import from_target
+from littleghost_testing._targets import TargetError
 from littleghost_testing.fake_server import FakeMCPServer
-from littleghost_testing.targets import TargetError
 
 SERVER = """
 import os

@@ -14,7 +14,7 @@ from fake_server_targets import catalog
 import littleghost as lg
 from littleghost.mcp import Toolset
 from littleghost_testing.fake_server import FakeMCPServer, HttpStatus, RawBytes
-from littleghost_testing.fake_server.faults import dump_fault, load_fault
+from littleghost_testing.fake_server._faults import dump_fault, load_fault
 from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio

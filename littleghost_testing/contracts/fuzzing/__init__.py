@@ -7,12 +7,13 @@ and reports answer counts and findings, each distinct bug shrunk. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
-from .engine import NOT_SHRUNK, fuzz_tool
-from .faults import TransportFaults
-from .findings import KINDS, Answers, Finding, FindingGroup, ServerReport, ToolReport, show
-from .leaks import Leak, find_leak, leaked_detail
-from .options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
-from .planning import PlannedTool, annotations_of, plan, server_name, task_support
+from .._rules import describe
+from ._engine import NOT_SHRUNK, fuzz_tool
+from ._faults import TransportFaults
+from ._findings import KINDS, Answers, Finding, FindingGroup, ServerReport, ToolReport, show
+from ._leaks import Leak, find_leak, leaked_detail
+from ._options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
+from ._planning import PlannedTool, annotations_of, plan, server_name, task_support
 
 __all__ = [
     "DEFAULT_SHRINK_BUDGET",
@@ -29,6 +30,7 @@ __all__ = [
     "ToolReport",
     "TransportFaults",
     "annotations_of",
+    "describe",
     "find_leak",
     "fuzz_tool",
     "leaked_detail",

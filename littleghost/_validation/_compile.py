@@ -1,0 +1,134 @@
+"""Compiling a schema for jsonschema-rs with ECMA-262 regex semantics in linear time."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import jsonschema_rs
+import regex
+
+from .._backtracking import DEFAULT_REGEX_TIMEOUT, backtracking_keyword, compile_ecma
+from .._backtracking import KEYWORD as BACKTRACKING_KEYWORD
+from ._report import NAMING_KEYWORDS, SUBSCHEMA_KEYWORDS
+
+__all__ = ["PATTERN_PROPERTIES_STEPS", "compile_instance_validator"]
+
+
+# Backtracking steps one match of a lookaround patternProperties pattern may take.
+PATTERN_PROPERTIES_STEPS = 1_000_000
+
+
+def compile_instance_validator(
+    schema: Any,
+    patterns: dict[str, str] | None = None,
+    *,
+    registry: Any = None,
+    regex_timeout: float = DEFAULT_REGEX_TIMEOUT,
+) -> Any:
+    """A jsonschema-rs validator with littleghost's semantics, for every caller that needs them.
+
+    ECMA-262 patterns matched in linear time (ASCII word boundaries) where
+    the linear engine can run them; lookaround and backreferences on a
+    backtracking engine, each match within ``regex_timeout`` seconds.
+    ``format`` is an annotation, and there is no network. ``patterns``
+    receives each rewritten pattern mapped to the declared one. Raises
+    jsonschema-rs's errors.
+    """
+    options: dict[str, Any] = {} if registry is None else {"registry": registry}
+    backtracking: list[str] = []
+    rewritten = _ecma_schema(schema, {} if patterns is None else patterns, backtracking)
+    engine: Any = jsonschema_rs.RegexOptions()
+    if backtracking:
+        # patternProperties cannot be a custom keyword (additionalProperties depends
+        # on it): its lookaround patterns run on fancy-regex, a step budget per match.
+        engine = jsonschema_rs.FancyRegexOptions(backtrack_limit=PATTERN_PROPERTIES_STEPS)
+    return jsonschema_rs.validator_for(
+        rewritten,
+        validate_formats=False,
+        pattern_options=engine,
+        offline=True,
+        keywords={BACKTRACKING_KEYWORD: backtracking_keyword(regex_timeout)},
+        **options,
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _runs_in_linear_time(pattern: str) -> bool:
+    """Whether the linear-time engine accepts ``pattern`` (lookaround and backreferences
+    are what it rejects)."""
+    try:
+        jsonschema_rs.validator_for(
+            {"pattern": pattern}, pattern_options=jsonschema_rs.RegexOptions()
+        )
+    except jsonschema_rs.ValidationError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _runs_backtracking(pattern: str) -> bool:
+    try:
+        compile_ecma(pattern)
+    except (regex.error, ValueError, OverflowError):
+        return False
+    return True
+
+
+def _ecma_schema(schema: Any, patterns: dict[str, str], backtracking: list[str]) -> Any:
+    """``schema`` with its patterns' word boundaries made ASCII, as ECMA-262 defines them.
+
+    jsonschema-rs gives ``\\d``, ``\\w`` and ``\\s`` their ECMA-262 meaning but leaves
+    ``\\b``/``\\B`` Unicode-aware (``é`` counts as a word character); the regex crate
+    spells the ASCII boundary ``(?-u:\\b)``. ``patterns`` records each rewrite.
+    A ``pattern`` the linear engine cannot run becomes the backtracking keyword;
+    ``backtracking`` receives each such ``patternProperties`` pattern.
+    """
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "pattern" and isinstance(value, str):
+            if not _runs_in_linear_time(value) and _runs_backtracking(value):
+                out[BACKTRACKING_KEYWORD] = value
+                continue
+            value = _ecma_pattern(value, patterns)
+        elif key == "patternProperties" and isinstance(value, dict):
+            backtracking.extend(p for p in value if not _runs_in_linear_time(p))
+            value = {
+                _ecma_pattern(p, patterns): _ecma_schema(s, patterns, backtracking)
+                for p, s in value.items()
+            }
+        elif key in NAMING_KEYWORDS and isinstance(value, dict):
+            value = {name: _ecma_schema(s, patterns, backtracking) for name, s in value.items()}
+        elif key in SUBSCHEMA_KEYWORDS and isinstance(value, list):
+            value = [_ecma_schema(s, patterns, backtracking) for s in value]
+        elif key in SUBSCHEMA_KEYWORDS:
+            value = _ecma_schema(value, patterns, backtracking)
+        out[key] = value
+    return out
+
+
+def _ecma_pattern(pattern: str, patterns: dict[str, str]) -> str:
+    if "\\b" not in pattern and "\\B" not in pattern:
+        return pattern
+    out: list[str] = []
+    in_class, i = False, 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            escape = pattern[i : i + 2]
+            boundary = escape in ("\\b", "\\B") and not in_class
+            out.append(f"(?-u:{escape})" if boundary else escape)
+            i += 2
+            continue
+        if char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        out.append(char)
+        i += 1
+    rewritten = "".join(out)
+    if rewritten != pattern:
+        patterns[rewritten] = pattern
+    return rewritten

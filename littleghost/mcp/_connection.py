@@ -1,0 +1,139 @@
+"""One connected ``mcp.Client``, hosted in a task of its own.
+
+The SDK's client is an async context manager full of task groups and cancel
+scopes, which anyio requires to be exited by the task that entered them and in
+LIFO order. Discovery runs inside the caller's own scopes, while the owner that
+closes the connection (a run, or the last tool instance) may be another task
+entirely. So the client is entered and exited by a dedicated host task -- an
+asyncio task, or a trio system task -- and every other task only sends
+requests through it, which the SDK supports concurrently on every transport.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import anyio
+import anyio.lowlevel
+import mcp
+import mcp_types as types
+from mcp.shared.exceptions import MCPError
+
+import littleghost as lg
+
+from ._bounds import Bounds
+from ._failures import translate, translate_connect_failure
+from ._wire import install
+
+__all__ = ["Connection"]
+
+T = TypeVar("T")
+
+GRACEFUL_CLOSE_SECONDS = 5.0
+"""How long a close lets the SDK shut the transport down politely before cancelling it."""
+
+_FAILURE_SETTLE_SECONDS = 0.5
+"""How long a closed-connection error waits for the host to learn why the transport died."""
+
+
+class Connection:
+    """A connected client shared by generated tools; closed exactly once by its owner."""
+
+    def __init__(self, client: mcp.Client, bounds: Bounds) -> None:
+        self.client = client
+        self.wire = install(client, bounds)
+        self._ready = anyio.Event()
+        self._close_requested = anyio.Event()
+        self._done = anyio.Event()
+        self._scope = anyio.CancelScope()
+        self._failure: BaseException | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._users = 0
+        self._settle_waited = False
+
+    async def open(self) -> None:
+        """Connect; on failure or cancellation the host is gone when this raises."""
+        self._spawn()
+        try:
+            await self._ready.wait()
+        except BaseException:
+            await self.aclose()
+            raise
+        if self._failure is not None:
+            await self.aclose()
+            raise translate_connect_failure(self._failure) from None
+
+    async def request(
+        self, operation: Callable[[mcp.Client], Awaitable[T]], *, tool_call: bool = False
+    ) -> T:
+        """Run one SDK operation, translating its failures into littleghost errors."""
+        if self._close_requested.is_set():
+            raise lg.ProviderError("MCP connection is closed")
+        if self.wire.broken:
+            raise self.wire.error()
+        try:
+            return await operation(self.client)
+        except MCPError as error:
+            if error.code != types.CONNECTION_CLOSED:
+                raise translate(error, self._failure, tool_call=tool_call) from None
+            if self.wire.broken:
+                raise self.wire.error() from None
+            translated = translate(error, await self._settled_failure())
+            if self.wire.loop_ended and isinstance(translated, lg.ProviderError):
+                self.wire.fail(translated)  # a closed connection stays closed: later calls fail now
+            raise translated from None
+        except Exception as error:
+            raise translate(error, self._failure) from None
+
+    def acquire(self) -> None:
+        """Count one more tool instance that shares the connection."""
+        self._users += 1
+
+    async def release(self) -> None:
+        """The last tool instance to release it closes the connection."""
+        self._users -= 1
+        if self._users <= 0:
+            await self.aclose()
+
+    async def aclose(self) -> None:
+        """Leave the client's context in the host task; idempotent and safe from any task."""
+        self._close_requested.set()
+        if not self._ready.is_set():
+            self._scope.cancel()
+        with anyio.CancelScope(shield=True):
+            with anyio.move_on_after(GRACEFUL_CLOSE_SECONDS):
+                await self._done.wait()
+            self._scope.cancel()
+            await self._done.wait()
+
+    async def _settled_failure(self) -> BaseException | None:
+        """Give a dying host a moment to record why, once per connection."""
+        if self._failure is None and not self._settle_waited:
+            self._settle_waited = True
+            with anyio.move_on_after(_FAILURE_SETTLE_SECONDS, shield=True):
+                await self._done.wait()
+        return self._failure
+
+    async def _host(self) -> None:
+        try:
+            with self._scope:
+                async with self.client:
+                    self._ready.set()
+                    await self._close_requested.wait()
+        except Exception as error:  # the transport's own failure; callers see it translated
+            self._failure = error
+        finally:
+            self._ready.set()
+            self._done.set()
+
+    def _spawn(self) -> None:
+        native = anyio.lowlevel.current_token().native_token
+        if isinstance(native, asyncio.AbstractEventLoop):
+            self._task = native.create_task(self._host())
+        else:
+            import trio
+
+            trio.lowlevel.spawn_system_task(self._host, context=contextvars.copy_context())

@@ -1,0 +1,260 @@
+"""``Toolset``: the tools of one MCP server, discovered per binding."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import anyio
+import mcp
+import mcp_types as types
+
+import littleghost as lg
+from littleghost import instrumentation
+
+from ._bounds import Bounds, CatalogMeter
+from ._connection import Connection
+from ._tools import Owner, RemoteTool, generate_tool_class, output_validator
+
+__all__ = ["Toolset"]
+
+
+class _CallbackFailure(Exception):
+    """Carries an exception raised by the application's own callback past ``optional``."""
+
+    def __init__(self, original: BaseException) -> None:
+        self.original = original
+
+
+class Toolset:
+    """Subclass it and implement ``client(binding)``; ``await tools(binding)`` discovers.
+
+    Every ``max_*`` attribute bounds what an untrusted server may send, and
+    ``discovery_timeout`` / ``call_timeout`` (seconds) how long it may take;
+    see docs/mcp.md for what each limit measures.
+    """
+
+    optional: ClassVar[bool] = False
+
+    max_tools: ClassVar[int] = 1000
+    max_pages: ClassVar[int] = 100
+    max_catalog_bytes: ClassVar[int] = 10 * 1024 * 1024
+    max_cursor_bytes: ClassVar[int] = 16 * 1024
+    max_schema_depth: ClassVar[int] = 64
+    max_schema_nodes: ClassVar[int] = 10_000
+    max_regexes: ClassVar[int] = 1000
+    max_regex_bytes: ClassVar[int] = 64 * 1024
+    max_total_regex_bytes: ClassVar[int] = 1024 * 1024
+    max_images: ClassVar[int] = 20
+    max_image_bytes: ClassVar[int] = 8 * 1024 * 1024
+    max_total_image_bytes: ClassVar[int] = 12 * 1024 * 1024
+    max_result_bytes: ClassVar[int] = 16 * 1024 * 1024
+    max_content_blocks: ClassVar[int] = 1000
+    max_error_bytes: ClassVar[int] = 64 * 1024
+
+    discovery_timeout: ClassVar[float] = 60.0
+    call_timeout: ClassVar[float] = 600.0
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        """Return a fresh, unconnected ``mcp.Client``; discovery connects and owns it."""
+        raise lg.ConfigurationError(f"{type(self).__name__} must implement client(self, binding)")
+
+    def map_tool(
+        self, tool_class: type[lg.Tool], *, mcp_tool: types.Tool, binding: lg.Binding
+    ) -> type[lg.Tool] | None:
+        """Return the class, a subclass (to rename or adjust it), or ``None`` to omit it."""
+        return tool_class
+
+    def map_result(
+        self,
+        value: Any,
+        *,
+        result: types.CallToolResult,
+        mcp_tool: types.Tool,
+        arguments: dict[str, Any],
+        binding: lg.Binding,
+    ) -> Any:
+        """Return the value the tool call produces (any value or ``lg.Result``)."""
+        return value
+
+    def on_error(self, error: lg.LittleGhostError, *, binding: lg.Binding) -> None:
+        """Observe a discovery failure that ``optional = True`` turns into no tools."""
+
+    @classmethod
+    async def tools(cls, binding: lg.Binding | None = None) -> list[type[lg.Tool]]:
+        """Connect, list every page and return one Tool subclass per server tool."""
+        binding = lg.Binding() if binding is None else binding
+        toolset = cls()
+        if not instrumentation.active():
+            return await toolset._discover_or_skip(binding, None)
+        with instrumentation.measure(
+            "mcp_discovery", toolset=cls.__name__, tool_count=0, error_type=None
+        ) as measurement:
+            try:
+                classes = await toolset._discover_or_skip(binding, measurement)
+            except BaseException as error:
+                measurement.payload["error_type"] = type(error).__name__
+                raise
+            measurement.payload["tool_count"] = len(classes)
+            return classes
+
+    async def _discover_or_skip(
+        self, binding: lg.Binding, measurement: instrumentation.Measurement | None
+    ) -> list[type[lg.Tool]]:
+        """Discover; with ``optional = True`` a provider failure is reported, and no tools."""
+        try:
+            return await self._discover(binding)
+        except _CallbackFailure as failure:
+            raise failure.original from None
+        except (lg.ProviderError, lg.ToolError) as error:
+            if not self.optional:
+                raise
+            if measurement is not None:
+                measurement.failed()
+                measurement.payload["error_type"] = type(error).__name__
+            self.on_error(error, binding=binding)  # its own exceptions propagate unchanged
+            return []
+
+    async def _discover(self, binding: lg.Binding) -> list[type[lg.Tool]]:
+        run = binding.run
+        context: lg.RunContext | None = run.context if run is not None else None
+        if context is None:
+            return await self._within_discovery_timeout(binding, run)
+        with context.guard():
+            return await self._within_discovery_timeout(binding, run)
+
+    async def _within_discovery_timeout(self, binding: lg.Binding, run: Any) -> list[type[lg.Tool]]:
+        timeout = _positive_seconds(type(self), "discovery_timeout")
+        with anyio.move_on_after(timeout):
+            return await self._connect_and_list(binding, run)
+        raise lg.ProviderError(
+            f"MCP discovery exceeded discovery_timeout ({timeout:g} s); "
+            "raise the Toolset's discovery_timeout for a slow server"
+        )
+
+    async def _connect_and_list(self, binding: lg.Binding, run: Any) -> list[type[lg.Tool]]:
+        bounds = Bounds.of(type(self))
+        call_timeout = _positive_seconds(type(self), "call_timeout")
+        client = await _async_callback(self.client, binding)
+        if not isinstance(client, mcp.Client):
+            raise lg.ConfigurationError(
+                f"{type(self).__name__}.client() must return an mcp.Client, "
+                f"not {type(client).__name__}"
+            )
+        if getattr(client, "_entered", False):
+            raise lg.ConfigurationError(
+                f"{type(self).__name__}.client() must return a fresh, unconnected mcp.Client"
+            )
+        connection = Connection(client, bounds)
+        try:
+            await connection.open()
+            listing = await _list_all(connection, CatalogMeter(bounds), bounds)
+            owner: Owner = "run" if run is not None else "instances"
+            classes = self._build(listing, connection, binding, bounds, owner, call_timeout)
+            if run is not None:
+                run.register(connection)
+            elif not classes:
+                await connection.aclose()
+        except BaseException:
+            await connection.aclose()
+            raise
+        return classes
+
+    def _build(
+        self,
+        listing: list[tuple[types.Tool, Any]],
+        connection: Connection,
+        binding: lg.Binding,
+        bounds: Bounds,
+        owner: Owner,
+        call_timeout: float,
+    ) -> list[type[lg.Tool]]:
+        classes: list[type[lg.Tool]] = []
+        names: dict[str, str] = {}
+        for mcp_tool, validator in listing:
+            remote = RemoteTool(
+                mcp_tool=mcp_tool,
+                connection=connection,
+                toolset=self,
+                toolset_name=type(self).__name__,
+                bounds=bounds,
+                output_validator=validator,
+                owner=owner,
+                call_timeout=call_timeout,
+            )
+            generated = generate_tool_class(remote)
+            mapped = _callback(self.map_tool, generated, mcp_tool=mcp_tool, binding=binding)
+            if mapped is None:
+                continue
+            if not (isinstance(mapped, type) and issubclass(mapped, generated)):
+                raise lg.ConfigurationError(
+                    f"{type(self).__name__}.map_tool() must return the generated class, "
+                    f"a subclass of it, or None; got {mapped!r}"
+                )
+            name = mapped.tool_name
+            if name in names:
+                raise lg.ConfigurationError(
+                    f"Tool name collision: {name} (MCP tools {names[name]!r} and "
+                    f"{mcp_tool.name!r}); rename one in map_tool()"
+                )
+            names[name] = mcp_tool.name
+            classes.append(mapped)
+        return classes
+
+
+async def _list_all(
+    connection: Connection, meter: CatalogMeter, bounds: Bounds
+) -> list[tuple[types.Tool, Any]]:
+    """Every page of tools/list, each tool checked against the bounds and compiled."""
+    listing: list[tuple[types.Tool, Any]] = []
+    seen: set[str] = set()
+    cursor: str | None = None
+    while True:
+        page = await connection.request(functools.partial(_list_page, cursor=cursor))
+        meter.page(len(page.tools), len(page.model_dump_json(by_alias=True, exclude_none=True)))
+        for mcp_tool in page.tools:
+            if not mcp_tool.name:
+                raise lg.ProtocolError("MCP server listed a tool with an empty name")
+            if mcp_tool.name in seen:
+                raise lg.ProtocolError(f"MCP server listed tool {mcp_tool.name!r} twice")
+            seen.add(mcp_tool.name)
+            # Measured and frozen in one walk; the classes and validators reuse the frozen copies.
+            where = f"inputSchema of {mcp_tool.name!r}"
+            frozen = {"input_schema": meter.schema(mcp_tool.input_schema, where)}
+            if mcp_tool.output_schema is not None:
+                where = f"outputSchema of {mcp_tool.name!r}"
+                frozen["output_schema"] = meter.schema(mcp_tool.output_schema, where)
+            mcp_tool = mcp_tool.model_copy(update=frozen)
+            listing.append((mcp_tool, output_validator(mcp_tool)))
+        if page.next_cursor is None:
+            return listing
+        meter.cursor(page.next_cursor)
+        cursor = page.next_cursor
+
+
+async def _list_page(client: mcp.Client, *, cursor: str | None) -> types.ListToolsResult:
+    return await client.list_tools(cursor=cursor)
+
+
+def _positive_seconds(owner: type, name: str) -> float:
+    value = getattr(owner, name)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise TypeError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def _callback(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return function(*args, **kwargs)
+    except Exception as error:
+        raise _CallbackFailure(error) from error
+
+
+async def _async_callback(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        value = function(*args, **kwargs)
+        return await value if inspect.isawaitable(value) else value
+    except Exception as error:
+        raise _CallbackFailure(error) from error

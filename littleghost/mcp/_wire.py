@@ -1,0 +1,205 @@
+"""The seam between the SDK's client and its transport, where a server's bytes are bounded.
+
+The SDK reads a server's messages without limit and, when it cannot parse one,
+logs it and drops it, leaving the request that waited for it hanging.
+``install`` replaces the client's connector so that:
+
+- stdio and Streamable HTTP servers are read through bounded readers
+  (``stdio.py``, ``http.py``): no message may exceed ``max_result_bytes``;
+- anything the transport cannot parse breaks the connection (``Wire.fail``):
+  every pending request fails at once with the reason, and so does every later one;
+- a ``tools/call`` result is measured while it is still plain JSON, before the
+  SDK builds a model object per content block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
+from types import TracebackType
+from typing import Any
+
+import anyio
+import mcp
+import mcp_types as types
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server import Server
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.dispatcher import Dispatcher
+from mcp.shared.exceptions import MCPError
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+from mcp.shared.message import SessionMessage
+
+import littleghost as lg
+
+from ._bounds import Bounds, exceeded
+from ._failures import unparseable
+from ._http import bounded_http_client
+from ._stdio import bounded_stdio_client
+
+__all__ = ["Wire", "install"]
+
+
+class Wire:
+    """One connection's bounds, and the reason it broke (once it has)."""
+
+    def __init__(self, bounds: Bounds) -> None:
+        self.bounds = bounds
+        self._failure: lg.ProviderError | None = None
+        self._receive_scope: anyio.CancelScope | None = None
+        self.dispatcher: Any = None
+
+    @property
+    def broken(self) -> bool:
+        return self._failure is not None
+
+    @property
+    def loop_ended(self) -> bool:
+        """Whether the SDK's read loop is over (its own flag; in-process dispatchers have none)."""
+        return bool(getattr(self.dispatcher, "_closed", False))
+
+    def error(self) -> lg.ProviderError:
+        """A fresh copy of the failure, so concurrent callers never share one traceback."""
+        assert self._failure is not None
+        return type(self._failure)(str(self._failure))
+
+    def fail(self, error: lg.ProviderError) -> None:
+        """Break the connection: the first reason sticks and the read loop stops now."""
+        if self._failure is None:
+            self._failure = error
+        if self._receive_scope is not None:
+            self._receive_scope.cancel()
+
+
+def install(client: mcp.Client, bounds: Bounds) -> Wire:
+    """Route ``client``'s connection through a ``Wire``; call before the client is entered."""
+    wire = Wire(bounds)
+    server = client.server
+    inproc = client._connect  # the SDK's connector, resolved from ``server`` at construction
+
+    async def connect(stack: AsyncExitStack, mode: Any, raise_exceptions: bool) -> Any:
+        if isinstance(server, Server | MCPServer):
+            # In-process: no bytes to bound; results are still measured as JSON.
+            wire.dispatcher = await inproc(stack, mode, raise_exceptions)
+            return CheckedDispatcher(wire.dispatcher, wire)
+        if isinstance(server, str):
+            http = await stack.enter_async_context(bounded_http_client(wire))
+            transport: Any = streamable_http_client(
+                server, http_client=http, max_sse_event_size=None
+            )
+        elif isinstance(server, StdioServerParameters):
+            transport = bounded_stdio_client(server, wire)
+        else:
+            transport = server  # the application's own Transport
+        read_stream, write_stream = await stack.enter_async_context(transport)
+        wire.dispatcher = JSONRPCDispatcher(GuardedReadStream(read_stream, wire), write_stream)
+        return CheckedDispatcher(wire.dispatcher, wire)
+
+    client._connect = connect
+    return wire
+
+
+class GuardedReadStream:
+    """The dispatcher's view of the transport: ends, rather than skips, on what cannot be read."""
+
+    def __init__(self, inner: Any, wire: Wire) -> None:
+        self._inner = inner
+        self._wire = wire
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> SessionMessage:
+        if self._wire.broken:
+            raise anyio.EndOfStream
+        item: Any = None
+        with anyio.CancelScope() as scope:
+            self._wire._receive_scope = scope
+            try:
+                item = await self._inner.receive()
+            finally:
+                self._wire._receive_scope = None
+        if scope.cancel_called or self._wire.broken:
+            raise anyio.EndOfStream
+        if isinstance(item, Exception):
+            self._wire.fail(unparseable(item))
+            raise anyio.EndOfStream
+        return item
+
+    def __aiter__(self) -> GuardedReadStream:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> GuardedReadStream:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+class CheckedDispatcher:
+    """Delegates to the SDK's dispatcher; measures raw answers before the SDK models them."""
+
+    def __init__(self, inner: Dispatcher[Any], wire: Wire) -> None:
+        self._inner = inner
+        self._wire = wire
+
+    async def run(self, *args: Any, **kwargs: Any) -> None:
+        await self._inner.run(*args, **kwargs)
+
+    async def notify(self, *args: Any, **kwargs: Any) -> None:
+        await self._inner.notify(*args, **kwargs)
+
+    async def send_raw_request(
+        self, method: str, params: Mapping[str, Any] | None, opts: Any = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        if self._wire.broken:
+            raise self._wire.error()
+        try:
+            raw = await self._inner.send_raw_request(method, params, opts, **kwargs)
+        except MCPError as error:
+            if error.code == types.CONNECTION_CLOSED and self._wire.broken:
+                raise self._wire.error() from None
+            check_error(error, self._wire.bounds)
+            raise
+        if method == "tools/call":
+            check_result(raw, self._wire.bounds)
+        return raw
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def check_error(error: MCPError, bounds: Bounds) -> None:
+    """A JSON-RPC error message longer than ``max_error_bytes`` is a ``ProtocolError``."""
+    size = len(error.message.encode(errors="surrogatepass"))
+    if size > bounds.max_error_bytes:
+        raise exceeded(
+            "max_error_bytes", bounds.max_error_bytes, f"JSON-RPC error message of {size} bytes"
+        )
+
+
+def check_result(raw: Mapping[str, Any], bounds: Bounds) -> None:
+    """Count a result's content blocks while they are plain JSON."""
+    content = raw.get("content")
+    if isinstance(content, list) and len(content) > bounds.max_content_blocks:  # pyright: ignore[reportUnknownArgumentType]
+        raise exceeded(
+            "max_content_blocks",
+            bounds.max_content_blocks,
+            f"result with {len(content)} content blocks",  # pyright: ignore[reportUnknownArgumentType]
+        )

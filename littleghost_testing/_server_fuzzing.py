@@ -1,0 +1,311 @@
+"""Fuzzing an MCP server from pytest: ``from_target(TARGET).parametrize()``, one test per tool.
+
+What Schemathesis users know as ``@schema.parametrize()``. The tools are
+discovered when the test module is collected, so each becomes its own pytest
+item, with the tool's name as its id (``-k``, ``--lf`` and ``-n auto`` work).
+The event loop and every call run in threads of their own, so a case can be
+checked from a sync test or from inside a running event loop.
+Each item fuzzes its tool with the same engine and the same finding text as
+``littleghost check``. Every worker process opens one connection per server,
+on first use, and closes it when the session ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import anyio
+import hypothesis.core
+import mcp
+import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
+
+import littleghost as lg
+from littleghost.mcp import Toolset
+
+from ._targets import Target, TargetError, resolve
+from .cli._output import details, reproduce
+from .contracts._runner import in_fresh_thread
+from .contracts.fuzzing import (
+    DEFAULT_TIMEOUT,
+    FuzzOptions,
+    PlannedTool,
+    ToolReport,
+    TransportFaults,
+    fuzz_tool,
+    plan,
+)
+from .fake_server import FakeMCPServer
+
+__all__ = ["FuzzCase", "FuzzedServer", "close_all", "from_target"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_servers: list[FuzzedServer] = []
+_servers_lock = threading.Lock()
+
+
+def from_target(
+    target: str | Sequence[str] | type[Toolset] | MCPServer[Any] | Server[Any] | FakeMCPServer,
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    allow_side_effects: bool = False,
+    timeout: float = DEFAULT_TIMEOUT,
+    tool_timeouts: Mapping[str, float] | None = None,
+    headers: Mapping[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    inputs: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    strict: bool = False,
+    examples: int | None = None,
+    seed: int | None = None,
+) -> FuzzedServer:
+    """A server to fuzz from pytest: what ``littleghost check`` accepts, and in-process servers.
+
+    ``target`` is a URL, ``module:attribute``, a stdio command as a list of
+    strings, a ``Toolset`` subclass, an SDK ``MCPServer``/``Server`` or a
+    ``FakeMCPServer``. The options are the CLI's; ``examples`` and ``seed``
+    left ``None`` come from the active Hypothesis settings profile (and
+    ``--hypothesis-seed``). Nothing connects until a test module uses it.
+    """
+    connect = _connector(target, headers=headers, env=env, cwd=cwd)
+    profile = settings()
+    database = profile.database
+    options = FuzzOptions(
+        examples=examples if examples is not None else profile.max_examples,
+        seed=seed if seed is not None else _global_seed(),
+        timeout=timeout,
+        tool_timeouts=dict(tool_timeouts or {}),
+        include=tuple(include),
+        exclude=tuple(exclude),
+        allow_side_effects=allow_side_effects,
+        strict=strict,
+        inputs=dict(inputs or {}),
+        hypothesis_database=(
+            database.path if isinstance(database, DirectoryBasedExampleDatabase) else None
+        ),
+    )
+    return FuzzedServer(connect, options)
+
+
+@dataclass(frozen=True)
+class _Connector:
+    """How to reach the server: a label, fresh clients, and the CLI words to call a tool again."""
+
+    label: str
+    client: Callable[[], mcp.Client] | None  # None: a Toolset subclass connects by itself
+    toolset: type[Toolset] | None = None
+    target: Target | None = None
+
+
+def _connector(
+    target: object,
+    *,
+    headers: Mapping[str, str] | None,
+    env: Mapping[str, str] | None,
+    cwd: str | None,
+) -> _Connector:
+    if isinstance(target, type) and issubclass(target, Toolset):
+        return _Connector(target.__name__, None, toolset=target)
+    if isinstance(target, FakeMCPServer):
+        fake = target
+        return _Connector(f"FakeMCPServer {fake.name!r}", fake.client)
+    if isinstance(target, MCPServer | Server):
+        server: Any = target
+        return _Connector(f"{type(target).__name__} {server.name!r}", lambda: mcp.Client(server))
+    if isinstance(target, str):
+        resolved = resolve(target, headers=headers, env=env, cwd=cwd)
+    elif isinstance(target, Sequence) and target and all(isinstance(w, str) for w in target):
+        resolved = resolve(None, command=list(target), headers=headers, env=env, cwd=cwd)
+    else:
+        raise TargetError(
+            f"from_target takes a URL, module:attribute, a stdio command as a list of strings, "
+            f"a Toolset subclass, an MCPServer, Server or FakeMCPServer; not {target!r}"
+        )
+    return _Connector(resolved.label, resolved.client, target=resolved)
+
+
+def _global_seed() -> int | None:
+    """``--hypothesis-seed``, when pytest was given one."""
+    seed = hypothesis.core.global_force_seed
+    return seed if isinstance(seed, int) else None
+
+
+class FuzzedServer:
+    """The server's tools as pytest items: decorate a test with ``@server.parametrize()``."""
+
+    def __init__(self, connector: _Connector, options: FuzzOptions) -> None:
+        self._connector = connector
+        self.options = options
+        self._connection: _Connection | None = None
+
+    def __repr__(self) -> str:
+        return f"<FuzzedServer {self._connector.label}>"
+
+    @property
+    def label(self) -> str:
+        return self._connector.label
+
+    def parametrize(self) -> Callable[[F], F]:
+        """One pytest item per tool, id'd by its name; the test receives ``case``.
+
+        A tool the CLI would skip (no ``readOnlyHint: true`` and no
+        ``allow_side_effects=True``, or excluded) is a skipped item that says why.
+        """
+        planned = self._open().planned
+        params = [
+            pytest.param(
+                FuzzCase(self, tool),
+                id=tool.name,
+                marks=() if tool.called else pytest.mark.skip(reason=_skip_reason(tool)),
+            )
+            for tool in planned
+        ]
+        return pytest.mark.parametrize("case", params)
+
+    def close(self) -> None:
+        """Close this process's connection (pytest does it at session end)."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            in_fresh_thread(connection.close)
+
+    def _open(self) -> _Connection:
+        if self._connection is None:
+            connector, options = self._connector, self.options
+            self._connection = in_fresh_thread(lambda: _Connection(connector, options))
+            with _servers_lock:
+                _servers.append(self)
+        return self._connection
+
+    def _fuzz(self, name: str) -> ToolReport:
+        connection = self._open()
+        report = in_fresh_thread(lambda: connection.fuzz(name))
+        if report.crashed:
+            self.close()  # the next tool gets a fresh connection
+        return report
+
+
+def _skip_reason(tool: PlannedTool) -> str:
+    reason = tool.reason.replace("--allow-side-effects", "allow_side_effects=True")
+    reason = reason.replace("--include", "include=").replace("--exclude", "exclude=")
+    return f"{tool.name}: {reason}"
+
+
+@dataclass(frozen=True)
+class FuzzCase:
+    """One tool of a ``FuzzedServer``: what a ``parametrize()``d test receives as ``case``."""
+
+    server: FuzzedServer
+    planned: PlannedTool
+
+    @property
+    def tool_name(self) -> str:
+        """The name the server lists the tool under."""
+        return self.planned.name
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        """The server's annotations as JSON (``{"readOnlyHint": True}``), or ``{}``."""
+        return dict(self.planned.annotations)
+
+    def check(self) -> ToolReport:
+        """Fuzz the tool with valid and invalid inputs; fail the test on any violation.
+
+        The failure shows each distinct finding as ``littleghost check`` does.
+        Returns the report (warnings included) when there is no violation.
+        """
+        report = self.server._fuzz(self.tool_name)  # pyright: ignore[reportPrivateUsage]
+        if report.violation_count:
+            target = self.server._connector.target  # pyright: ignore[reportPrivateUsage]
+            words = target.connect_words if target is not None else None
+            lines = details(report, _reproduce(words, self.server.label))
+            header = (
+                f"{self.tool_name} on {self.server.label}: "
+                f"{report.violation_count} violation(s) in {report.calls} call(s)"
+            )
+            pytest.fail("\n".join([header, *lines]), pytrace=False)
+        return report
+
+
+def _reproduce(words: Callable[..., list[str]] | None, label: str) -> Callable[[str, Any], str]:
+    if words is not None:
+        return reproduce(words)
+    return lambda tool, value: f"call {tool} on {label} with that input"
+
+
+class _Connection:
+    """One connection in this process: an event loop thread, a run owning the client, tools."""
+
+    def __init__(self, connector: _Connector, options: FuzzOptions) -> None:
+        self.options = options
+        self.faults = TransportFaults()
+        self._stack = contextlib.ExitStack()
+        self.portal: BlockingPortal = self._stack.enter_context(start_blocking_portal("asyncio"))
+        self._run = lg.Run()
+        self._stack.callback(self.portal.call, _close_quietly, self._run)
+        binding = lg.Binding(run=self._run)
+        toolset = _toolset(connector, self.faults)
+        try:
+            classes = self.portal.call(_discover, toolset, binding, options.timeout)
+        except BaseException as error:
+            self.close()
+            raise TargetError(
+                f"cannot discover the tools of {connector.label}: {_describe(error)}"
+            ) from None
+        self.planned = plan([cls(binding) for cls in classes], options)
+
+    def fuzz(self, name: str) -> ToolReport:
+        [tool] = [tool for tool in self.planned if tool.name == name]
+        return fuzz_tool(self.portal, tool, self.options, faults=self.faults)
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+def _toolset(connector: _Connector, faults: TransportFaults) -> type[Toolset]:
+    if connector.toolset is not None:
+        return connector.toolset
+    client = connector.client
+    assert client is not None
+
+    class FuzzedTools(Toolset):
+        def client(self, binding: lg.Binding) -> mcp.Client:
+            return faults.attach(client())
+
+    return FuzzedTools
+
+
+async def _discover(
+    toolset: type[Toolset], binding: lg.Binding, seconds: float
+) -> list[type[lg.Tool]]:
+    with anyio.fail_after(seconds):
+        return await toolset.tools(binding)
+
+
+async def _close_quietly(run: lg.Run) -> None:
+    """A crashed server's connection may fail to close; the crash is already reported."""
+    with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+        await run.aclose()
+
+
+def _describe(error: BaseException) -> str:
+    message = str(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def close_all() -> None:
+    """Close every connection this process opened; the plugin calls it at session end."""
+    with _servers_lock:
+        servers = list(_servers)
+        _servers.clear()
+    for server in servers:
+        server.close()

@@ -1,0 +1,179 @@
+"""``littleghost check`` and ``littleghost call``: the commands, their exit statuses.
+
+Exit status of ``check``: 0 no violations, 1 violations, 2 a usage or
+connection error (one line on stderr), 5 nothing checked (no tools, or every
+tool skipped), 130 interrupted (partial results printed and written).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._targets import TargetError
+from ..contracts.fuzzing import FuzzOptions
+from ._call import call
+from ._connect import ServerLog, target_of
+from ._options import UsageError, parse
+from ._output import reproduce, write_json, write_junit, write_plan, write_table
+from ._progress import Progress
+from ._run import Checker, ConnectionFailed
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_VIOLATIONS, EXIT_ERROR, EXIT_NOTHING, EXIT_INTERRUPTED = 0, 1, 2, 5, 130
+#: An --inputs file larger than this is refused.
+MAX_INPUTS_BYTES = 10 * 1024 * 1024
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``littleghost`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    try:
+        args, command = parse(list(sys.argv[1:] if argv is None else argv))
+    except UsageError as error:
+        return _error(str(error))
+    if args.command == "call":
+        with _sdk_logs_silenced():
+            return call(args, command)
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C stops a run cleanly even where the shell started us with SIGINT ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with _sdk_logs_silenced():
+            return _check(args, command)
+    except KeyboardInterrupt:  # before the run started: nothing to report
+        print("littleghost: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _check(args: Any, command: list[str]) -> int:
+    try:
+        options = _options(args)
+        target = target_of(args, command, args.target)
+    except (TargetError, UsageError) as error:
+        return _error(str(error))
+    log = ServerLog(args.server_log) if target.kind == "stdio" else None
+    checker = Checker(target, options, workers=args.workers, max_time=args.max_time, log=log)
+    try:
+        try:
+            planned = checker.discover()
+        except ConnectionFailed as failure:
+            _show_tail(log)
+            return _error(str(failure))
+        except TargetError as error:
+            return _error(str(error))
+        reproduce_line = reproduce(target.connect_words)
+        if planned is not None and args.dry_run:
+            write_plan(target.label, planned, sys.stdout)
+            return EXIT_OK if any(tool.called for tool in planned) else _nothing(planned)
+        report = checker.report
+        if planned is not None and args.verbose:
+            write_plan(target.label, planned, sys.stderr)
+        if planned is not None:
+            called = sum(tool.called for tool in planned)
+            with Progress(called, quiet=args.quiet or not called) as progress:
+                progress.line(f"checking {target.label}: {called} of {len(planned)} tools")
+                report = checker.run(planned, progress)
+    finally:
+        checker.close()
+        if log is not None:
+            log.close()
+    write_table(report, sys.stdout, reproduce_line, verbose=args.verbose)
+    if log is not None and not log.empty():
+        print(f"server stderr: {log.path}")
+    try:
+        if args.json is not None:
+            write_json(report, args.json)
+        if args.junit_xml is not None:
+            write_junit(report, args.junit_xml, reproduce_line)
+    except OSError as error:
+        return _error(f"cannot write the report: {error}")
+    if report.interrupted:
+        return EXIT_INTERRUPTED
+    if report.violation_count:
+        return EXIT_VIOLATIONS
+    if report.checked == 0:
+        return _nothing(planned or [])
+    return EXIT_OK
+
+
+@contextlib.contextmanager
+def _sdk_logs_silenced() -> Iterator[None]:
+    """The SDK logs transport trouble to stderr; ``check`` reports it itself, in one line."""
+    sdk, quiet = logging.getLogger("mcp"), logging.NullHandler()
+    propagate = sdk.propagate
+    sdk.propagate = False
+    sdk.addHandler(quiet)  # without any handler, logging's last resort prints warnings
+    try:
+        yield
+    finally:
+        sdk.removeHandler(quiet)
+        sdk.propagate = propagate
+
+
+def _nothing(planned: Sequence[Any]) -> int:
+    if not planned:
+        why = "the server lists no tools"
+    else:
+        why = f"all {len(planned)} tools were skipped (see the reasons above)"
+    print(f"littleghost: nothing checked: {why}", file=sys.stderr)
+    return EXIT_NOTHING
+
+
+def _options(args: Any) -> FuzzOptions:
+    try:
+        return FuzzOptions(
+            examples=args.examples,
+            seed=args.seed,
+            timeout=args.timeout,
+            tool_timeouts=dict(args.tool_timeout or []),
+            include=args.include or (),
+            exclude=args.exclude or (),
+            allow_side_effects=args.allow_side_effects,
+            strict=args.strict,
+            inputs=_inputs(args.inputs),
+            max_failures=args.max_failures,
+            hypothesis_database=args.hypothesis_database,
+            shrink_budget=args.shrink_budget,
+        )
+    except (TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
+
+
+def _inputs(path: Path | None) -> dict[str, Any]:
+    """``--inputs FILE``: a JSON object, tool name -> list of input objects."""
+    if path is None:
+        return {}
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_INPUTS_BYTES + 1)
+    except OSError as error:
+        raise UsageError(f"cannot read --inputs {path}: {error.strerror or error}") from None
+    if len(raw) > MAX_INPUTS_BYTES:
+        raise UsageError(f"--inputs {path} is larger than {MAX_INPUTS_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except ValueError as error:
+        raise UsageError(f"--inputs {path} is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"--inputs {path} must be an object: tool name -> list of inputs")
+    return data
+
+
+def _show_tail(log: ServerLog | None) -> None:
+    if log is None:
+        return
+    for line in log.tail():
+        print(f"  server stderr: {line}", file=sys.stderr)
+
+
+def _error(message: str) -> int:
+    print(f"littleghost: error: {message}", file=sys.stderr)
+    return EXIT_ERROR

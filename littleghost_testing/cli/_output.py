@@ -1,0 +1,190 @@
+"""Writing a ``ServerReport``: the plan, the summary table, the JSON report, the JUnit XML file.
+
+Everything is plain text written as is (never through a console that wraps
+lines), so a printed input or ``littleghost call`` command pastes back intact.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..contracts.fuzzing import FindingGroup, PlannedTool, ServerReport, ToolReport
+from ._text import command_line, json_text, plural, visible
+
+__all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_table"]
+
+#: Characters of an input, expected or observed text shown in the table (the JSON has all).
+SHOWN_CHARS = 2000
+
+# What XML 1.0 cannot carry (control characters, surrogates, U+FFFE and U+FFFF):
+# fuzzed inputs may hold any of them, and ElementTree would write them verbatim.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+Reproduce = Callable[[str, Any], str]
+
+
+def reproduce(connect_words: Callable[..., list[str]]) -> Reproduce:
+    """``(tool, input) -> 'littleghost call ...'`` for the target whose words are given."""
+
+    def line(tool: str, value: Any) -> str:
+        words = ["littleghost", "call", *connect_words(tool, json_text(value))]
+        # Continuation lines start at each connection option and at the stdio command.
+        end = words.index("--") + 1 if "--" in words else len(words)
+        groups = [index for index, word in enumerate(words[:end]) if word.startswith("-")]
+        return command_line(words, groups=groups)
+
+    return line
+
+
+def write_plan(target: str, planned: Sequence[PlannedTool], out: TextIO) -> None:
+    """``--dry-run``: each tool, its annotations, and whether it would be called."""
+    out.write(f"plan for {target}: {sum(tool.called for tool in planned)} of ")
+    out.write(f"{len(planned)} tools would be called\n")
+    width = max([len("tool"), *(len(tool.name) for tool in planned)])
+    for tool in planned:
+        verdict = "call" if tool.called else "skip"
+        out.write(f"{tool.name:<{width}}  {verdict}  {tool.reason}\n")
+        if tool.annotations:
+            out.write(f"{'':<{width}}        annotations: {json_text(tool.annotations)}\n")
+
+
+def write_table(
+    report: ServerReport, out: TextIO, reproduce_line: Reproduce, *, verbose: bool = False
+) -> None:
+    """One row per tool, then every distinct finding with its command, then a total."""
+    width = max([len("tool"), *(len(tool.name) for tool in report.tools)])
+    out.write(
+        f"{'tool':<{width}}  {'calls':>5}  {'ok/isError/rpc':>14}  "
+        f"{'violations':>10}  {'warnings':>8}  {'time':>7}\n"
+    )
+    for tool in report.tools:
+        if not tool.called:
+            out.write(f"{tool.name:<{width}}  skipped: {tool.reason}\n")
+            continue
+        answers = tool.answers
+        counts = f"{answers.success}/{answers.is_error}/{answers.jsonrpc_error}"
+        out.write(
+            f"{tool.name:<{width}}  {tool.calls:>5}  {counts:>14}  "
+            f"{tool.violation_count:>10}  {tool.warning_count:>8}  {tool.elapsed:>6.1f}s\n"
+        )
+    for tool in report.tools:
+        for line in details(tool, reproduce_line, verbose=verbose):
+            out.write(line + "\n")
+    out.write("\n" + summary_line(report) + "\n")
+    if report.interrupted or "stopped" in report.options:
+        out.write(f"stopped early: {report.options.get('stopped', 'interrupted')}\n")
+
+
+def summary_line(report: ServerReport) -> str:
+    tools, checked = len(report.tools), report.checked
+    calls = sum(tool.calls for tool in report.tools)
+    verdict = "FAILED" if report.violation_count else "passed"
+    if report.interrupted:
+        verdict += " (interrupted: partial results)"
+    return (
+        f"{plural(tools, 'tool')} ({checked} checked, {tools - checked} skipped), "
+        f"{plural(calls, 'call')}, {plural(report.violation_count, 'violation')}, "
+        f"{plural(report.warning_count, 'warning')}: {verdict}"
+    )
+
+
+def details(tool: ToolReport, reproduce_line: Reproduce, *, verbose: bool = False) -> list[str]:
+    """Each distinct finding of ``tool``: what was sent, expected, observed, how to repeat it."""
+    lines: list[str] = []
+    for group in tool.groups:
+        lines += ["", *_finding(tool, group, reproduce_line)]
+    if (
+        tool.unexercised
+        and tool.calls
+        and not any(group.example.kind == "unexercised" for group in tool.groups)
+    ):
+        lines += [
+            "",
+            f"{tool.name}: unexercised (warning): no valid input got a success answer; "
+            "give inputs that work with --inputs FILE",
+        ]
+    if verbose or tool.called:
+        lines += [f"{tool.name}: note: {note}" for note in tool.notes]
+    return lines
+
+
+def _finding(tool: ToolReport, group: FindingGroup, reproduce_line: Reproduce) -> list[str]:
+    finding = group.example
+    if finding.input is None:  # about the tool as a whole (unexercised, a broken catalog)
+        return [
+            f"{tool.name}: {finding.kind} ({finding.severity}): {_cut(visible(finding.observed))}"
+        ]
+    broken = ""
+    if finding.keyword is not None:
+        broken = f", breaks {finding.keyword!r}" + (f" at {finding.path}" if finding.path else "")
+    validity = "valid input" if finding.valid else "invalid input"
+    lines = [
+        f"{tool.name}: {finding.kind} ({finding.severity}){broken}: "
+        f"{group.count} of {plural(tool.calls, 'call')}",
+    ]
+    lines.append(f"  input:     {_cut(json_text(finding.input))} ({validity})")
+    lines += [
+        f"  expected:  {_cut(visible(finding.expected))}",
+        f"  observed:  {_cut(visible(finding.observed))}",
+        f"  took:      {finding.duration:.3f} s",
+    ]
+    if isinstance(finding.input, dict):
+        lines.append(f"  reproduce: {reproduce_line(tool.name, finding.input)}")
+    return lines
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "..."
+
+
+def write_json(report: ServerReport, path: Path) -> None:
+    path.write_text(json.dumps(report.to_json(), indent=2, ensure_ascii=False, default=repr))
+
+
+def write_junit(report: ServerReport, path: Path, reproduce_line: Reproduce) -> None:
+    """One testcase per tool: violations make a ``<failure>``, a skipped tool is ``<skipped>``."""
+    tests = len(report.tools)
+    failed = sum(1 for tool in report.tools if tool.violation_count)
+    skipped = sum(1 for tool in report.tools if not tool.called)
+    suites = ET.Element("testsuites", tests=str(tests), failures=str(failed))
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name=_xml_text(f"littleghost check {report.target}"),
+        tests=str(tests),
+        failures=str(failed),
+        errors="0",
+        skipped=str(skipped),
+    )
+    for tool in report.tools:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname="littleghost.check",
+            name=_xml_text(tool.name),
+            time=f"{tool.elapsed:.3f}",
+        )
+        text = _xml_text("\n".join(details(tool, reproduce_line)).strip())
+        if not tool.called:
+            ET.SubElement(case, "skipped", message=_xml_text(tool.reason))
+        elif tool.violation_count:
+            failure = ET.SubElement(
+                case,
+                "failure",
+                message=f"{tool.violation_count} contract violations in {tool.calls} calls",
+                type="ContractViolation",
+            )
+            failure.text = text
+        elif text:
+            ET.SubElement(case, "system-out").text = text
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _xml_text(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids written as a ``\\uXXXX`` escape."""
+    return _NOT_XML.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

@@ -1,0 +1,309 @@
+"""Running ``check``: discovery, the plan, worker threads, and stopping cleanly.
+
+Each worker is a thread with its own event loop (a blocking portal) and its
+own connection, and takes the next planned tool when it is free. The main
+thread only waits, so Ctrl-C (delivered to it) sets a flag that the engine
+reads between calls: every tool reports what it did so far. ``--max-time``
+and ``--max-failures`` stop the run through the same flag.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+
+import littleghost as lg
+
+from .._targets import Target
+from ..contracts.fuzzing import (
+    Finding,
+    FindingGroup,
+    FuzzOptions,
+    PlannedTool,
+    ServerReport,
+    ToolReport,
+    describe,
+    fuzz_tool,
+    plan,
+)
+from ._connect import ServerLog, connection_failure
+from ._progress import Progress
+from ._session import Session
+
+__all__ = ["Checker", "ConnectionFailed"]
+
+#: How often the waiting main thread wakes up (to notice Ctrl-C and --max-time).
+_POLL_SECONDS = 0.1
+
+
+class ConnectionFailed(Exception):
+    """Connecting or discovering failed; the message is the one line to print."""
+
+
+@dataclass
+class _Stop:
+    """Why the run stops early, once something says it should."""
+
+    reason: str | None = None
+    interrupted: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def set(self, reason: str, *, interrupted: bool = False) -> None:
+        with self.lock:
+            if self.reason is None:
+                self.reason, self.interrupted = reason, interrupted
+
+
+class Checker:
+    """One ``check`` run against ``target``: ``discover()``, then ``run(planned)``."""
+
+    def __init__(
+        self,
+        target: Target,
+        options: FuzzOptions,
+        *,
+        workers: int,
+        max_time: float | None,
+        log: ServerLog | None,
+    ) -> None:
+        self.target = target
+        self.options = options
+        self.workers = workers
+        self.max_time = max_time
+        self.log = log
+        self.report = ServerReport(target.label, options=_summary(options, workers, max_time))
+        self._stop = _Stop()
+        self._deadline: float | None = None
+        self._lost: str | None = None  # why a reconnection failed, if one did
+        self._violations = 0
+        self._lock = threading.Lock()
+        self._stack = contextlib.ExitStack()
+        self._first: tuple[BlockingPortal, Session] | None = None
+
+    # -- discovery ---------------------------------------------------------------
+
+    def discover(self) -> list[PlannedTool] | None:
+        """The plan, or ``None`` when the catalog itself is broken (recorded as a finding)."""
+        portal = self._stack.enter_context(start_blocking_portal("asyncio"))
+        session = Session(portal, self.target, self.options.timeout, self._errlog())
+        self._first = (portal, session)
+        try:
+            tools = session.open()
+        except (lg.ProtocolError, lg.ToolError, lg.ConfigurationError) as error:
+            # Reached it, but its catalog is broken, or names two tools alike once model-safe.
+            if self.target.refused_status is not None:
+                raise ConnectionFailed(connection_failure(self.target, error, 0)) from None
+            self.report.tools.append(_catalog_finding(error))
+            return None
+        except (lg.LittleGhostError, lg.DeadlineExceededError, TimeoutError) as error:
+            raise ConnectionFailed(
+                connection_failure(self.target, error, self.options.timeout)
+            ) from None
+        return plan(tools, self.options)
+
+    # -- running -----------------------------------------------------------------
+
+    def run(self, planned: list[PlannedTool], progress: Progress) -> ServerReport:
+        """Fuzz every planned tool; Ctrl-C, ``--max-time`` and ``--max-failures`` stop early."""
+        by_name = {tool.name: tool for tool in planned}
+        reports: dict[str, ToolReport] = {}
+        queue = deque(tool.name for tool in planned if tool.called)
+        deadline = None if self.max_time is None else time.monotonic() + self.max_time
+        self._deadline = deadline
+        count = min(self.workers, len(queue))
+        finished = threading.Semaphore(0)
+
+        def worker(index: int) -> None:
+            try:
+                self._worker(index, queue, reports, by_name, deadline, progress)
+            finally:
+                finished.release()
+
+        # Hypothesis runs gc.collect() once in every new thread (checking its PRNG
+        # registration): ~0.1 s per worker when it walks every object the imports
+        # made. Frozen for the run, the collector skips them.
+        gc.freeze()
+        try:
+            for index in range(count):
+                threading.Thread(
+                    target=worker, args=(index,), name=f"littleghost-check-{index}", daemon=True
+                ).start()
+            self._wait(finished, count, progress)
+        finally:
+            gc.unfreeze()
+        for tool in planned:
+            reports.setdefault(tool.name, self._not_run(tool))
+        self.report.tools.extend(reports[tool.name] for tool in planned)
+        self.report.interrupted = self._stop.interrupted
+        if self._stop.reason is not None:
+            self.report.options["stopped"] = self._stop.reason
+        return self.report
+
+    def _wait(self, finished: threading.Semaphore, count: int, progress: Progress) -> None:
+        """Wait for ``count`` workers; a semaphore, as an interrupted ``join`` can misreport."""
+        interrupts = 0
+        while count:
+            try:
+                while count:
+                    if finished.acquire(timeout=_POLL_SECONDS):
+                        count -= 1
+                    self._should_stop()  # notes --max-time running out
+            except KeyboardInterrupt:
+                interrupts += 1
+                self._stop.set("interrupted (Ctrl-C)", interrupted=True)
+                longest = max([self.options.timeout, *self.options.tool_timeouts.values()])
+                progress.line(
+                    "interrupted: finishing the calls in flight "
+                    f"(at most {longest:g} s), then reporting"
+                    if interrupts == 1
+                    else "still finishing the calls in flight"
+                )
+
+    def _worker(
+        self,
+        index: int,
+        queue: deque[str],
+        reports: dict[str, ToolReport],
+        by_name: dict[str, PlannedTool],
+        deadline: float | None,
+        progress: Progress,
+    ) -> None:
+        if index == 0 and self._first is not None:
+            portal, session = self._first
+            discovered = dict(by_name)
+            self._work(portal, session, discovered, queue, reports, by_name, deadline, progress)
+            return
+        with start_blocking_portal("asyncio") as portal:
+            session = Session(portal, self.target, self.options.timeout, self._errlog())
+            try:
+                self._work(portal, session, {}, queue, reports, by_name, deadline, progress)
+            finally:
+                session.close()
+
+    def _work(
+        self,
+        portal: BlockingPortal,
+        session: Session,
+        current: dict[str, PlannedTool],
+        queue: deque[str],
+        reports: dict[str, ToolReport],
+        by_name: dict[str, PlannedTool],
+        deadline: float | None,
+        progress: Progress,
+    ) -> None:
+        """Take tools off ``queue`` until it is empty or the run stops; ``{}`` connects first."""
+        connected = bool(current)
+        while not self._should_stop():
+            try:
+                name = queue.popleft()
+            except IndexError:
+                return
+            if not connected:
+                current, connected = self._reconnect(session, progress), True
+            planned = current.get(name)
+            if planned is None:
+                why = self._lost or "gone from tools/list after reconnecting"
+                reports[name] = _skipped(by_name[name], f"not checked: {why}")
+                continue
+            progress.started(name)
+            report = fuzz_tool(
+                portal,
+                planned,
+                self.options,
+                deadline=deadline,
+                should_stop=self._should_stop,
+                on_call=lambda report: self._called(report, progress),
+                faults=session.faults,
+            )
+            self._complete(report)
+            reports[name] = report
+            progress.finished(report)
+            if report.crashed:
+                self._tell_crash(progress)
+                connected = False
+
+    def _reconnect(self, session: Session, progress: Progress) -> dict[str, PlannedTool]:
+        try:
+            tools = session.open()
+        except (lg.LittleGhostError, lg.DeadlineExceededError, TimeoutError) as error:
+            failure = connection_failure(self.target, error, self.options.timeout)
+            self._lost = f"reconnecting failed: {failure}"
+            progress.line(f"  {self._lost}")
+            return {}
+        return {planned.name: planned for planned in plan(tools, self.options)}
+
+    def _called(self, report: ToolReport, progress: Progress) -> None:
+        """After each call: progress, and ``--max-failures`` with the violations so far."""
+        progress.called(report.name)
+        self._count_failures(report.violations_so_far)
+
+    def _complete(self, report: ToolReport) -> None:
+        with self._lock:
+            self._violations += report.violation_count
+        self._count_failures(0)
+
+    def _count_failures(self, running: int) -> None:
+        """Stop the run once the finished tools' violations plus ``running`` reach the limit."""
+        limit = self.options.max_failures
+        with self._lock:
+            if limit is not None and self._violations + running >= limit:
+                self._stop.set(f"--max-failures {limit} reached")
+
+    def _should_stop(self) -> bool:
+        if self._deadline is not None and time.monotonic() >= self._deadline:
+            self._stop.set(f"--max-time {self.max_time:g} s ran out")
+        return self._stop.reason is not None
+
+    def _not_run(self, planned: PlannedTool) -> ToolReport:
+        if not planned.called:
+            return _skipped(planned, planned.reason)
+        return _skipped(planned, f"not reached: {self._stop.reason or 'stopped'}")
+
+    def _tell_crash(self, progress: Progress) -> None:
+        if self.log is None:
+            return
+        tail = self.log.tail()
+        if tail:
+            progress.line(f"  the server died; last lines of its stderr ({self.log.path}):")
+            for line in tail:
+                progress.line(f"    {line}")
+
+    def _errlog(self) -> Any:
+        return self.log.file() if self.log is not None else None
+
+    def close(self) -> None:
+        """Close the discovery connection and stop its event loop thread."""
+        first, self._first = self._first, None
+        if first is not None:
+            with contextlib.suppress(RuntimeError):  # a stopped portal took its loop with it
+                first[1].close()
+        self._stack.close()
+
+
+def _skipped(planned: PlannedTool, reason: str) -> ToolReport:
+    return ToolReport(planned.name, called=False, reason=reason, annotations=planned.annotations)
+
+
+def _catalog_finding(error: BaseException) -> ToolReport:
+    finding = Finding(
+        kind="malformed_catalog",
+        valid=True,
+        keyword=None,
+        path=None,
+        input=None,
+        expected="a valid tools/list answer",
+        observed=describe(error),
+        duration=0.0,
+    )
+    return ToolReport("(tools/list)", reason="discovery", groups=[FindingGroup(finding, 1)])
+
+
+def _summary(options: FuzzOptions, workers: int, max_time: float | None) -> dict[str, Any]:
+    return {**options.summary(), "workers": workers, "max_time": max_time}

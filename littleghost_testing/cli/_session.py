@@ -1,0 +1,77 @@
+"""One connection to the checked server through ``littleghost.mcp.Toolset``; reopened on a crash.
+
+Tools are called through the generated littleghost tools, so the same bounds,
+result conversion and error translation apply as in an agent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TextIO
+
+import anyio
+import mcp
+from anyio.from_thread import BlockingPortal
+
+import littleghost as lg
+from littleghost.mcp import Toolset
+
+from .._targets import Target
+from ..contracts.fuzzing import TransportFaults
+
+__all__ = ["DiscoveryTimeout", "Session"]
+
+
+class DiscoveryTimeout(TimeoutError):
+    """No ``tools/list`` answer within the timeout.
+
+    ``lg.DeadlineExceededError`` is a ``BaseException``: raised through a
+    blocking portal, it would stop the portal's event loop, so it crosses as this.
+    """
+
+
+class Session:
+    """The server's generated tools, on a connection a ``Run`` owns and closes."""
+
+    def __init__(
+        self, portal: BlockingPortal, target: Target, timeout: float, errlog: TextIO | None
+    ) -> None:
+        self.portal = portal
+        self._timeout = timeout
+        self._run: lg.Run | None = None
+        self.faults = TransportFaults()
+        faults = self.faults
+
+        class CheckedServer(Toolset):
+            def client(self, binding: lg.Binding) -> mcp.Client:
+                return faults.attach(target.client(errlog=errlog))
+
+        self._toolset = CheckedServer
+
+    def open(self) -> list[lg.Tool]:
+        """Connect and discover within the timeout; raises what ``Toolset.tools`` raises."""
+        self.close()
+        run = lg.Run(context=lg.RunContext.with_timeout(self._timeout))
+        self._run = run
+        binding = lg.Binding(run=run)
+        classes = self.portal.call(_discover, self._toolset, binding)
+        return [tool_class(binding) for tool_class in classes]
+
+    def close(self) -> None:
+        run, self._run = self._run, None
+        if run is not None:
+            self.portal.call(_close_quietly, run)
+
+
+async def _discover(toolset: type[Toolset], binding: lg.Binding) -> list[type[lg.Tool]]:
+    try:
+        return await toolset.tools(binding)
+    except lg.DeadlineExceededError as error:
+        raise DiscoveryTimeout(str(error)) from None
+
+
+async def _close_quietly(run: lg.Run) -> None:
+    """A crashed server's connection may fail to close; the crash is already reported."""
+    with anyio.CancelScope(shield=True):
+        with contextlib.suppress(lg.CleanupError):
+            await run.aclose()

@@ -1,0 +1,252 @@
+"""One call of one tool, and what its answer means.
+
+Calls go through the generated littleghost tool's ``call`` (no local
+validation, so an invalid input reaches the server as is), with the same
+bounds, result conversion and error translation as in an agent.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import anyio
+from mcp.shared.exceptions import MCPError
+
+import littleghost as lg
+
+from .._rules import describe
+from ._faults import TransportFaults
+from ._findings import KINDS, Finding, Severity, show
+from ._leaks import find_leak
+
+__all__ = [
+    "FAULT_GRACE_SECONDS",
+    "UNKNOWN_PROPERTY_KEYWORDS",
+    "Answer",
+    "Outcome",
+    "Probe",
+    "call_once",
+]
+
+FAULT_GRACE_SECONDS = 1.0
+"""After an unparseable message, how long a call may still answer before it counts as malformed."""
+
+UNKNOWN_PROPERTY_KEYWORDS = frozenset({"additionalProperties", "unevaluatedProperties"})
+"""Keywords whose only fault is an unknown property: ignoring it is a warning unless strict."""
+
+MAX_SHOWN_CHARS = 200
+"""How much of an answer a finding quotes."""
+
+Answer = Literal["success", "is_error", "jsonrpc_error", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """What is sent, and what the engine knows about it."""
+
+    input: Any
+    valid: bool
+    keyword: str | None = None
+    path: str | None = None
+
+
+@dataclass
+class Outcome:
+    """How the server answered one call, and the findings it makes."""
+
+    answer: Answer
+    duration: float
+    findings: list[Finding] = field(default_factory=list[Finding])
+    crashed: bool = False
+    timed_out: bool = False
+
+
+@dataclass
+class _Sent:
+    value: Any = None
+    error: Exception | None = None
+    done: bool = False
+    fault: str | None = None
+
+
+async def call_once(
+    tool: lg.Tool,
+    probe: Probe,
+    *,
+    seconds: float,
+    strict: bool = False,
+    faults: TransportFaults | None = None,
+) -> Outcome:
+    """Send ``probe.input`` once and classify the answer; never raises for the server's faults."""
+    started = time.monotonic()
+    sent = await _send(tool, probe.input, seconds, faults)
+    duration = time.monotonic() - started
+    judge = _Judge(probe, duration, strict)
+    if not sent.done:
+        if sent.fault is not None:
+            return judge.outcome(
+                "none",
+                judge.finding(
+                    "malformed_result",
+                    "an answer the MCP SDK can parse",
+                    f"an unparseable message ({sent.fault}) and no answer",
+                ),
+            )
+        outcome = judge.outcome(
+            "none", judge.finding("timeout", f"an answer within {seconds:g} s", "no answer")
+        )
+        outcome.timed_out = True
+        return outcome
+    if sent.error is None:
+        return judge.success(sent.value)
+    return judge.failure(sent.error)
+
+
+async def _send(
+    tool: lg.Tool, arguments: Any, seconds: float, faults: TransportFaults | None
+) -> _Sent:
+    sent = _Sent()
+    async with anyio.create_task_group() as group:
+        group.cancel_scope.deadline = anyio.current_time() + seconds
+
+        async def call() -> None:
+            try:
+                sent.value = await tool.call(arguments)
+            except Exception as error:
+                sent.error = error
+            sent.done = True
+            group.cancel_scope.cancel()
+
+        async def watch(faults: TransportFaults) -> None:
+            sent.fault = await faults.next()
+            await anyio.sleep(FAULT_GRACE_SECONDS)
+            group.cancel_scope.cancel()
+
+        group.start_soon(call)
+        if faults is not None:
+            group.start_soon(watch, faults)
+    return sent
+
+
+class _Judge:
+    """Turns one answer into an ``Outcome`` for ``probe``."""
+
+    def __init__(self, probe: Probe, duration: float, strict: bool) -> None:
+        self.probe = probe
+        self.duration = duration
+        self.strict = strict
+
+    def finding(
+        self, kind: str, expected: str, observed: str, severity: Severity | None = None
+    ) -> Finding:
+        return Finding(
+            kind=kind,
+            valid=self.probe.valid,
+            keyword=self.probe.keyword,
+            path=self.probe.path,
+            input=self.probe.input,
+            expected=expected,
+            observed=observed,
+            duration=self.duration,
+            severity=severity or KINDS[kind][0],
+        )
+
+    def outcome(self, answer: Answer, *findings: Finding) -> Outcome:
+        return Outcome(answer, self.duration, list(findings))
+
+    def success(self, value: Any) -> Outcome:
+        if self.probe.valid:
+            return self.outcome("success")
+        expected = (
+            f"a refusal (isError or a JSON-RPC error): the input breaks "
+            f"{self.probe.keyword!r} at {self.probe.path}"
+        )
+        shown = show(value.value if isinstance(value, lg.Result) else value)[:MAX_SHOWN_CHARS]
+        if self.probe.keyword in UNKNOWN_PROPERTY_KEYWORDS:
+            severity: Severity = "violation" if self.strict else "warning"
+            return self.outcome(
+                "success",
+                self.finding("ignored_unknown_property", expected, f"a success: {shown}", severity),
+            )
+        return self.outcome(
+            "success", self.finding("accepted_invalid", expected, f"a success: {shown}")
+        )
+
+    def failure(self, error: Exception) -> Outcome:
+        if isinstance(error, lg.ToolError):
+            # Newer littleghost hides an unhandled-exception message from models
+            # (``server_message``); the engine judges what the server really sent.
+            text = getattr(error, "server_message", None) or str(error)
+            protocol = error.__context__
+            if not isinstance(protocol, MCPError):
+                return self.outcome("is_error", *self.leaks(text, None))
+            leaked = self.leaks(text, protocol.error.data)
+            if not self.probe.valid:
+                return self.outcome("jsonrpc_error", *leaked)
+            shown = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
+            rpc = self.finding(
+                "jsonrpc_error",
+                "a result (isError at most)",
+                f"JSON-RPC error {protocol.error.code}: {shown}",
+            )
+            return self.outcome("jsonrpc_error", rpc, *leaked)
+        if isinstance(error, lg.ProtocolError):
+            message = str(error)
+            kind = "output_schema" if "outputSchema" in message else "malformed_result"
+            outcome = self.outcome(
+                "none", self.finding(kind, "a result that follows the protocol", message)
+            )
+            outcome.crashed = message.endswith("connection closed")  # the client gave up on it
+            return outcome
+        if isinstance(error, lg.ProviderError):
+            message = str(error)
+            if "connection closed" in message or "connection is closed" in message:
+                outcome = self.outcome(
+                    "none",
+                    self.finding("crash", "an answer over a working connection", message),
+                )
+                outcome.crashed = True
+                return outcome
+            kind = "malformed_result" if "parse" in message.lower() else "transport_error"
+            return self.outcome(
+                "none", self.finding(kind, "an answer over a working connection", message)
+            )
+        return self.outcome(
+            "none",
+            self.finding("malformed_result", "a result littleghost can convert", describe(error)),
+        )
+
+    def leaks(self, message: str, data: Any) -> list[Finding]:
+        """A ``leaked_error_detail`` finding if the error text shows what it should not."""
+        texts = [message]
+        if data is not None:
+            texts.append(data if isinstance(data, str) else json.dumps(data, default=repr))
+        sent = list(_strings(self.probe.input))
+        for text in texts:
+            leak = find_leak(text)
+            if leak is not None and not any(leak.text in value for value in sent):
+                return [
+                    self.finding(
+                        "leaked_error_detail",
+                        "an error answer without stack traces or credentials",
+                        leak.describe(),
+                    )
+                ]
+        return []
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string inside a JSON value, keys included: a leak echoing the input is no leak."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)

@@ -1,0 +1,329 @@
+"""``FakeMCPServer``: an MCP server for tests, with scripted faults and records."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+
+import anyio
+import anyio.to_thread
+import mcp
+import mcp_types as types
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+
+from ._faults import ErrorResult, Fault, require_fault
+from ._http import HttpServer
+from ._memory import MemoryTransport
+from ._records import Call, Cancellation, Records
+from ._script import Pagination, Script
+from ._serving import Serving
+from ._sessions import CountedTransport
+from ._stdio import RECORDS_ENV, SCRIPT_ENV, child_parameters, run_stdio
+from ._wire import WireFaults
+
+__all__ = ["FakeMCPServer"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+Transport = Literal["memory", "http", "stdio"]
+TaskSupport = Literal["forbidden", "optional", "required"]
+
+WAIT_FOR_SECONDS = 5.0
+"""How long ``wait_for`` waits by default."""
+_WAIT_POLL_SECONDS = 0.005
+
+
+class FakeMCPServer:
+    """An MCP server built on the SDK's ``MCPServer``, handing out clients over any transport.
+
+    Declare tools with ``@server.tool(...)``, script faults with ``fault()``,
+    ``fault_listing()`` and ``paginate()``, connect with ``client()`` and assert
+    on ``calls``, ``cancellations`` and the session counts. ``close()`` (or
+    ``async with server``) stops the HTTP server and removes temporary files.
+    """
+
+    def __init__(self, name: str = "fake", *, import_path: str | None = None) -> None:
+        self.name = name
+        self._import_path = import_path
+        self._module: str = sys._getframe(1).f_globals.get("__name__", "")
+        self._records = Records()
+        self._script = Script(self._records)
+        self._sdk = MCPServer(name, lifespan=self._http_lifespan, log_level="WARNING")
+        self._sdk.middleware.append(self._script)
+        self._http: HttpServer | None = None
+        self._tempdir: Path | None = None
+        self._stdio_clients = 0
+
+    def __repr__(self) -> str:
+        return f"<FakeMCPServer {self.name!r} tools={[t.name for t in self._tools()]}>"
+
+    # -- declaring --------------------------------------------------------------
+
+    def tool(
+        self,
+        name: str | None = None,
+        *,
+        description: str | None = None,
+        input_schema: Mapping[str, Any] | None = None,
+        output_schema: Mapping[str, Any] | None = None,
+        annotations: types.ToolAnnotations | Mapping[str, Any] | None = None,
+        task_support: TaskSupport | None = None,
+        fault: Fault | None = None,
+    ) -> Callable[[F], F]:
+        """Register a sync or async function as a tool; the function is returned unchanged.
+
+        The tool is the SDK's own ``MCPServer`` tool, so results are converted
+        exactly as ``MCPServer`` converts them. The input schema comes from the
+        type hints unless ``input_schema`` is given; explicit schemas are
+        advertised verbatim (even invalid ones, to test clients), and the
+        arguments still arrive as keyword arguments. ``annotations`` take a
+        ``ToolAnnotations`` or its JSON dict (``{"readOnlyHint": True}``);
+        ``task_support`` is advertised as ``execution.taskSupport``.
+        """
+        hints = _annotations(annotations)
+        if task_support not in (None, "forbidden", "optional", "required"):
+            raise ValueError(
+                f"task_support must be 'forbidden', 'optional' or 'required', not {task_support!r}"
+            )
+        require_fault(fault)
+
+        def register(fn: F) -> F:
+            tool_name = name or fn.__name__
+            self._sdk.add_tool(fn, name=tool_name, description=description, annotations=hints)
+            declared: dict[str, Any] = {}
+            if input_schema is not None:
+                declared["inputSchema"] = dict(input_schema)
+            if output_schema is not None:
+                declared["outputSchema"] = dict(output_schema)
+            if task_support is not None:
+                declared["execution"] = {"taskSupport": task_support}
+            self._script.schemas[tool_name] = declared
+            self.fault(tool_name, fault)
+            return fn
+
+        return register
+
+    def fault(self, tool: str, fault: Fault | None) -> None:
+        """Script how calls to ``tool`` misbehave from now on; ``None`` makes it behave.
+
+        An unknown tool name raises ``ValueError`` naming the known tools; a
+        fault class or anything but a fault instance raises ``TypeError``.
+        """
+        known = [declared.name for declared in self._tools()]
+        if tool not in known:
+            raise ValueError(f"{self.name!r} has no tool {tool!r}; its tools are {known}")
+        if require_fault(fault) is None:
+            self._script.faults.pop(tool, None)
+        else:
+            self._script.faults[tool] = fault  # pyright: ignore[reportArgumentType]
+        self._publish()
+
+    def fault_listing(self, fault: Fault | None) -> None:
+        """Script how ``tools/list`` misbehaves; every fault but ``ErrorResult`` applies."""
+        if isinstance(require_fault(fault), ErrorResult):
+            raise TypeError("ErrorResult is a tool-call result; a listing cannot return it")
+        self._script.listing_fault = fault
+        self._publish()
+
+    def paginate(self, page_size: int | None, *, endless: bool = False) -> None:
+        """List tools ``page_size`` at a time (``None``: one page); ``endless`` never ends."""
+        if page_size is not None and page_size < 1:
+            raise ValueError(f"page_size must be positive, got {page_size}")
+        self._script.pagination = Pagination(page_size, endless) if page_size else None
+        self._publish()
+
+    def reset(self) -> None:
+        """Forget every fault, the pagination and all records (tools stay)."""
+        self._script.faults.clear()
+        self._script.listing_fault = None
+        self._script.pagination = None
+        self._records.clear()
+        self._publish()
+
+    # -- connecting -------------------------------------------------------------
+
+    def client(self, transport: Transport = "memory", **options: Any) -> mcp.Client:
+        """A fresh, unconnected ``mcp.Client`` for this server; ``options`` go to ``mcp.Client``.
+
+        ``"memory"`` runs the server in the client's event loop, ``"http"``
+        connects over Streamable HTTP to a server this object starts and owns,
+        and ``"stdio"`` starts a child process that imports this server as
+        ``module:attribute`` (so it must be defined at module level, or given
+        ``import_path=``) with the faults as they are now.
+        """
+        if transport == "memory":
+            lowlevel = self._sdk._lowlevel_server  # pyright: ignore[reportPrivateUsage]
+            return mcp.Client(CountedTransport(MemoryTransport(lowlevel), self._records), **options)
+        if transport == "http":
+            counted = CountedTransport(streamable_http_client(self.url), self._records)
+            return mcp.Client(counted, **options)
+        if transport == "stdio":
+            return mcp.Client(
+                CountedTransport(stdio_client(self._child()), self._records), **options
+            )
+        raise ValueError(f"unknown transport {transport!r}: use 'memory', 'http' or 'stdio'")
+
+    @property
+    def url(self) -> str:
+        """The Streamable HTTP endpoint, starting the HTTP server on first use."""
+        if self._http is None:
+            sdk, script = self._sdk, self._script
+            http = HttpServer(
+                lambda: WireFaults(sdk.streamable_http_app(), script),
+                name=f"littleghost-fake-http-{self.name}",
+            )
+            http.start()
+            self._http = http
+        return f"{self._http.url}/mcp"
+
+    @property
+    def import_path(self) -> str:
+        """``module:attribute`` naming this server, for stdio children."""
+        if self._import_path is not None:
+            return self._import_path
+        module = sys.modules.get(self._module)
+        if module is not None and self._module != "__main__":
+            for attribute, value in vars(module).items():
+                if value is self:
+                    return f"{self._module}:{attribute}"
+        raise ValueError(
+            f"{self!r} is not importable as module:attribute: define it at module level "
+            "or pass FakeMCPServer(..., import_path='module:attribute') to use stdio"
+        )
+
+    # -- observing --------------------------------------------------------------
+
+    @property
+    def calls(self) -> list[Call]:
+        """Every ``tools/call`` received, in order, as ``(tool, arguments)`` records."""
+        return self._records.calls
+
+    @property
+    def cancellations(self) -> list[Cancellation]:
+        """Calls interrupted before they were answered: ``(tool, arguments, reason)``."""
+        return self._records.cancellations
+
+    @property
+    def sessions_opened(self) -> int:
+        return self._records.sessions[0]
+
+    @property
+    def sessions_closed(self) -> int:
+        return self._records.sessions[1]
+
+    async def wait_for(
+        self, condition: Callable[[], object], *, within: float = WAIT_FOR_SECONDS
+    ) -> None:
+        """Wait until ``condition()`` holds: servers record on their own time (threads, processes).
+
+        ``within`` is how many seconds to wait; then ``TimeoutError`` says
+        which condition never held and what the server had recorded.
+        """
+        try:
+            with anyio.fail_after(within):
+                while not condition():  # noqa: ASYNC110 - polls records other threads and processes write
+                    await anyio.sleep(_WAIT_POLL_SECONDS)
+        except TimeoutError:
+            raise TimeoutError(
+                f"{self.name!r}: {_describe(condition)} did not hold within {within:g} s "
+                f"(calls: {self.calls!r}, cancellations: {self.cancellations!r})"
+            ) from None
+
+    # -- serving and closing ----------------------------------------------------
+
+    def serve_stdio(self) -> None:
+        """Serve over stdin/stdout until EOF: what the stdio child process runs."""
+        script = os.environ.get(SCRIPT_ENV)
+        if script is not None:
+            self._script.follow(Path(script))
+        records = os.environ.get(RECORDS_ENV)
+        if records is not None:
+            self._records.write_to(open(records, "a"))  # noqa: SIM115 - open until the process exits
+        run_stdio(self._sdk._lowlevel_server)  # pyright: ignore[reportPrivateUsage]
+
+    def close(self) -> None:
+        """Stop the HTTP server, forget the faults, delete temporary files; usable again after.
+
+        Records stay, so a test can still assert on them after closing.
+        """
+        self._script.faults.clear()
+        self._script.listing_fault = None
+        self._script.pagination = None
+        http, self._http = self._http, None
+        if http is not None:
+            http.stop()
+        self._records.unfollow_all()
+        tempdir, self._tempdir = self._tempdir, None
+        if tempdir is not None:
+            shutil.rmtree(tempdir, ignore_errors=True)
+
+    async def __aenter__(self) -> FakeMCPServer:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await anyio.to_thread.run_sync(self.close)
+
+    def _child(self) -> StdioServerParameters:
+        target = self.import_path
+        if self._tempdir is None:
+            self._tempdir = Path(tempfile.mkdtemp(prefix="littleghost-fake-"))
+            self._publish()
+        self._stdio_clients += 1
+        records = self._tempdir / f"records-{self._stdio_clients}.jsonl"
+        self._records.follow(records)
+        return child_parameters(target, self._tempdir / "script.json", records)
+
+    def _publish(self) -> None:
+        """Keep the script file stdio children follow up to date."""
+        if self._tempdir is not None:
+            self._script.publish(self._tempdir / "script.json")
+
+    def _tools(self) -> list[Any]:
+        return self._sdk._tool_manager.list_tools()  # pyright: ignore[reportPrivateUsage]
+
+    @asynccontextmanager
+    async def _http_lifespan(self, _sdk: MCPServer[Any]) -> AsyncIterator[Serving]:
+        yield Serving(crash=self._crash_http)
+
+    async def _crash_http(self) -> None:
+        assert self._http is not None
+        self._http.drop_connections()
+        raise MCPError(code=types.INTERNAL_ERROR, message="the server crashed")
+
+
+def _annotations(
+    annotations: types.ToolAnnotations | Mapping[str, Any] | None,
+) -> types.ToolAnnotations | None:
+    """``ToolAnnotations`` from what ``tool(annotations=...)`` got, as ``MCPServer.tool`` takes."""
+    if annotations is None or isinstance(annotations, types.ToolAnnotations):
+        return annotations
+    if isinstance(annotations, Mapping):
+        return types.ToolAnnotations.model_validate(dict(annotations))
+    raise TypeError(f"annotations must be a ToolAnnotations or a dict, not {annotations!r}")
+
+
+def _describe(condition: Callable[[], object]) -> str:
+    """A condition's source line (``lambda: server.calls``), else its name."""
+    try:
+        source = inspect.getsource(condition).strip()
+    except (OSError, TypeError):
+        return f"the condition {getattr(condition, '__qualname__', repr(condition))}"
+    start = source.find("lambda")
+    if start < 0:
+        return source.splitlines()[0]
+    return source[start:].split(", within=")[0].rstrip(")")
