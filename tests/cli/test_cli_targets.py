@@ -1,4 +1,4 @@
-"""``littleghost_testing.targets``: what a target is called, and what it never shows."""
+"""``littleghost_testing._targets``: what a target is called, and what it never shows."""
 
 from __future__ import annotations
 
