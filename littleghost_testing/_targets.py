@@ -36,7 +36,15 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from .fake_server import FakeMCPServer
 
-__all__ = ["Target", "TargetError", "expand", "from_config", "parse_header", "resolve"]
+__all__ = [
+    "Target",
+    "TargetError",
+    "expand",
+    "from_config",
+    "parse_header",
+    "read_json",
+    "resolve",
+]
 
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
@@ -334,18 +342,24 @@ def _in_process(target: str) -> Target:
     )
 
 
-def _config_entry(path: Path, server_name: str) -> dict[str, Any]:
+def read_json(path: Path, max_bytes: int, label: str) -> Any:
+    """The JSON value in the file at ``path``, at most ``max_bytes`` long; ``label`` names
+    the file in the ``TargetError`` that says why it cannot be used."""
     try:
         with path.open("rb") as file:
-            raw = file.read(MAX_CONFIG_BYTES + 1)
+            raw = file.read(max_bytes + 1)
     except OSError as error:
-        raise TargetError(f"cannot read {path}: {error.strerror or error}") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise TargetError(f"{path} is larger than {MAX_CONFIG_BYTES} bytes")
+        raise TargetError(f"cannot read {label}: {error.strerror or error}") from None
+    if len(raw) > max_bytes:
+        raise TargetError(f"{label} is larger than {max_bytes} bytes")
     try:
-        config = json.loads(raw)
+        return json.loads(raw)
     except ValueError as error:
-        raise TargetError(f"{path} is not valid JSON: {error}") from None
+        raise TargetError(f"{label} is not valid JSON: {error}") from None
+
+
+def _config_entry(path: Path, server_name: str) -> dict[str, Any]:
+    config = read_json(path, MAX_CONFIG_BYTES, str(path))
     servers = config.get("mcpServers") if isinstance(config, dict) else None
     if not isinstance(servers, dict):
         raise TargetError(f"{path} has no 'mcpServers' object")

@@ -8,7 +8,6 @@ tool skipped), 130 interrupted (partial results printed and written).
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import signal
 import sys
@@ -17,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._targets import TargetError
+from .._targets import TargetError, read_json
 from ..contracts.fuzzing import FuzzOptions
 from ._call import call
 from ._connect import ServerLog, target_of
@@ -151,17 +150,7 @@ def _inputs(path: Path | None) -> dict[str, Any]:
     """``--inputs FILE``: a JSON object, tool name -> list of input objects."""
     if path is None:
         return {}
-    try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_INPUTS_BYTES + 1)
-    except OSError as error:
-        raise UsageError(f"cannot read --inputs {path}: {error.strerror or error}") from None
-    if len(raw) > MAX_INPUTS_BYTES:
-        raise UsageError(f"--inputs {path} is larger than {MAX_INPUTS_BYTES} bytes")
-    try:
-        data = json.loads(raw)
-    except ValueError as error:
-        raise UsageError(f"--inputs {path} is not valid JSON: {error}") from None
+    data = read_json(path, MAX_INPUTS_BYTES, f"--inputs {path}")
     if not isinstance(data, dict):
         raise UsageError(f"--inputs {path} must be an object: tool name -> list of inputs")
     return data
