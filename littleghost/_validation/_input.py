@@ -204,8 +204,8 @@ class _Visit:
     def parts(self) -> list[str | int]:
         parts: list[str | int] = []
         visit: _Visit | None = self
-        while visit is not None and visit.parent is not None:
-            parts.append(visit.key)  # type: ignore[arg-type]
+        while visit is not None and visit.key is not None:  # only the root has no key
+            parts.append(visit.key)
             visit = visit.parent
         return parts[::-1]
 
