@@ -88,6 +88,8 @@ PUBLIC = {
     },
     "littleghost_testing.contracts": {
         "Check",
+        "ContractSettings",
+        "DEFAULTS",
         "NO_INPUT",
         "Report",
         "TOOLSET_CHECKS",

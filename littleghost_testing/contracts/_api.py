@@ -8,7 +8,7 @@ from typing import Any
 import littleghost as lg
 from littleghost.mcp import Toolset
 
-from ._options import Options, binding_factory
+from ._options import DEFAULTS, Options, binding_factory
 from ._report import Check, Report
 from ._runner import in_fresh_thread, running
 from ._subject import Subject
@@ -26,11 +26,11 @@ def check_tool(
     binding: BindingArg = None,
     examples: Sequence[Any] = (),
     checks: Collection[str] | None = None,
-    max_examples: int | None = None,
-    seed: int | None = None,
-    backend: str = "asyncio",
-    cancel_within: float = 0.25,
-    call_timeout: float = 10.0,
+    max_examples: int | None = DEFAULTS.max_examples,
+    seed: int | None = DEFAULTS.seed,
+    backend: str = DEFAULTS.backend,
+    cancel_within: float = DEFAULTS.cancel_within,
+    call_timeout: float = DEFAULTS.call_timeout,
 ) -> Report:
     """Run the contract battery on ``tool_class`` and report every check.
 
@@ -44,13 +44,13 @@ def check_tool(
         raise TypeError(f"check_tool needs a Tool subclass, not {tool_class!r}")
     selected = _select(checks, tuple(TOOL_CHECKS))
     options = Options(
-        binding_factory(binding),
-        tuple(examples),
         max_examples,
         seed,
         backend,
         cancel_within,
         call_timeout,
+        binding=binding_factory(binding),
+        examples=tuple(examples),
     )
 
     def run_checks() -> tuple[Check, ...]:
@@ -67,11 +67,11 @@ def check_toolset(
     binding: BindingArg = None,
     examples: Mapping[str, Sequence[Any]] | None = None,
     checks: Collection[str] | None = None,
-    max_examples: int | None = None,
-    seed: int | None = None,
-    backend: str = "asyncio",
-    cancel_within: float = 0.25,
-    call_timeout: float = 10.0,
+    max_examples: int | None = DEFAULTS.max_examples,
+    seed: int | None = DEFAULTS.seed,
+    backend: str = DEFAULTS.backend,
+    cancel_within: float = DEFAULTS.cancel_within,
+    call_timeout: float = DEFAULTS.call_timeout,
 ) -> Report:
     """Discover ``toolset_class``'s tools and run the battery on each, plus discovery and cleanup.
 
@@ -82,7 +82,7 @@ def check_toolset(
     selected = _select(checks, TOOLSET_CHECKS)
     given = dict(examples or {})
     options = Options(
-        binding_factory(binding), (), max_examples, seed, backend, cancel_within, call_timeout
+        max_examples, seed, backend, cancel_within, call_timeout, binding=binding_factory(binding)
     )
 
     def run_checks() -> tuple[Check, ...]:

@@ -16,6 +16,7 @@ import littleghost as lg
 from littleghost.mcp import Toolset
 
 from ._api import check_tool, check_toolset
+from ._options import DEFAULTS
 from ._report import Report
 
 __all__ = ["ToolContract", "ToolsetContract"]
@@ -24,10 +25,10 @@ __all__ = ["ToolContract", "ToolsetContract"]
 class _Contract:
     """Settings shared by both base classes; override them as class attributes."""
 
-    max_examples: ClassVar[int | None] = None  # None: the active Hypothesis profile's
-    seed: ClassVar[int | None] = None
-    cancel_within: ClassVar[float] = 0.25
-    call_timeout: ClassVar[float] = 10.0
+    max_examples: ClassVar[int | None] = DEFAULTS.max_examples  # None: the profile's
+    seed: ClassVar[int | None] = DEFAULTS.seed
+    cancel_within: ClassVar[float] = DEFAULTS.cancel_within
+    call_timeout: ClassVar[float] = DEFAULTS.call_timeout
 
     def binding(self) -> lg.Binding:
         """The Binding each checked instance gets; override to supply a workspace, a run, ..."""

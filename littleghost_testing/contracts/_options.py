@@ -10,22 +10,21 @@ from hypothesis import HealthCheck, Verbosity, settings
 
 import littleghost as lg
 
-__all__ = ["Options", "binding_factory"]
+__all__ = ["DEFAULTS", "ContractSettings", "Options", "binding_factory"]
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
-    """The knobs every check shares.
+class ContractSettings:
+    """How hard and how long the checks try: each default is declared here, once.
 
     ``max_examples`` is the Hypothesis budget of each input-driven check and
     ``seed`` seeds its search; left ``None``, both come from the active
     Hypothesis settings profile (and ``--hypothesis-seed``), as in any
-    ``@given`` test. ``cancel_within`` is how soon, in seconds, a cancelled
-    or expired call must stop; ``call_timeout`` bounds one call.
+    ``@given`` test. ``backend`` is the event loop the tool runs on.
+    ``cancel_within`` is how soon, in seconds, a cancelled or expired call
+    must stop; ``call_timeout`` bounds one call (or close).
     """
 
-    binding: Callable[[], lg.Binding]
-    examples: Sequence[Any] = ()
     max_examples: int | None = None
     seed: int | None = None
     backend: str = "asyncio"
@@ -39,6 +38,18 @@ class Options:
             seconds = getattr(self, name)
             if not isinstance(seconds, int | float) or not seconds > 0:
                 raise ValueError(f"{name} must be a positive number of seconds, not {seconds!r}")
+
+
+DEFAULTS = ContractSettings()
+"""The settings of ``check_tool``, ``check_toolset`` and the contract classes by default."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options(ContractSettings):
+    """The settings, plus what one run of the checks is given: a binding and examples."""
+
+    binding: Callable[[], lg.Binding] = lg.Binding
+    examples: Sequence[Any] = ()
 
     @property
     def budget(self) -> int:
