@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,8 +39,10 @@ def test_the_docs_table_shows_every_setting_with_its_default() -> None:
 
 
 @pytest.mark.parametrize("function", [check_tool, check_toolset])
-def test_the_functions_take_their_defaults_from_the_one_declaration(function: object) -> None:
-    parameters = inspect.signature(function).parameters  # type: ignore[arg-type]
+def test_the_functions_take_their_defaults_from_the_one_declaration(
+    function: Callable[..., Any],
+) -> None:
+    parameters = inspect.signature(function).parameters
     assert {name: parameters[name].default for name in SETTINGS} == dataclasses.asdict(DEFAULTS)
 
 
