@@ -17,11 +17,15 @@ from ._first_use import FALLIBLE_KEYS, declares_known_draft
 from ._frozen import FrozenDict, FrozenList, frozen_dict, frozen_list
 
 __all__ = [
+    "Measured",
     "Metered",
+    "Regexes",
     "compiles_on_first_use_walked",
     "freeze_metered",
     "freeze_within",
+    "measure_within",
     "nests_within",
+    "regexes_to_check",
 ]
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
@@ -32,6 +36,9 @@ _CONTAINERS = _OBJECTS | _ARRAYS
 _INFINITIES = (float("inf"), float("-inf"))
 _FALLIBLE_BELOW_ROOT = FALLIBLE_KEYS
 _FALLIBLE_AT_ROOT = FALLIBLE_KEYS - {"$schema"}
+_REGEX_KEYS = frozenset({"pattern", "patternProperties"})
+_STR = frozenset({str})
+_set_item = dict.__setitem__  # a FrozenDict's own refuses: it is filled before anyone sees it
 
 
 class _Unfit(Exception):
@@ -39,8 +46,16 @@ class _Unfit(Exception):
 
 
 # What ``freeze_within`` learned of a tree it froze: (the depth bound it holds to,
-# whether it compiles on first use). Kept on the frozen root.
+# whether it compiles on first use: True, False, or the ``Regexes`` it does if they
+# compile). Kept on the frozen root.
 _set_walked = FrozenDict._walked.__set__
+
+
+class Regexes(NamedTuple):
+    """A schema's regexes, when they are all that could make it fail to compile."""
+
+    patterns: tuple[str, ...]  # every string under a ``pattern`` key
+    property_patterns: tuple[str, ...]  # every key of a ``patternProperties`` object
 
 
 def freeze_within(schema: Any, max_depth: int) -> Any | None:
@@ -68,114 +83,222 @@ class Metered(NamedTuple):
 
 def freeze_metered(schema: Any, max_depth: int) -> Metered | None:
     """``freeze_within`` that also counts the nodes and regexes, in the same walk."""
-    notes = _Notes()
-    nodes = 1
+    walk = _Walk(max_depth)
+    if type(schema) in _ATOMS:
+        return Metered(schema, 1, walk.regexes)
+    try:
+        frozen = walk.freeze(schema, 1)
+    except _Unfit:
+        return None
+    if type(frozen) is FrozenDict:
+        walk.remember(frozen)
+    return Metered(frozen, walk.nodes, walk.regexes)
 
-    def walk(value: Any, depth: int) -> Any:
+
+class Measured(NamedTuple):
+    """What ``measure_within`` learned of a plain JSON schema, which it leaves as it is."""
+
+    nodes: int  # values in the tree: containers and scalars
+    regexes: list[str]  # every string under a ``pattern`` key, every ``patternProperties`` key
+    verdict: bool | Regexes  # whether it compiles on first use (see ``_Walk.verdict``)
+
+
+def measure_within(schema: Any, max_depth: int) -> Measured | None:
+    """``freeze_metered`` without the frozen copy: the same checks and counts, no allocation.
+
+    For a tree whose owner keeps it private and freezes it only when someone
+    reads it (an MCP catalog's schemas, most never read). ``None`` where
+    ``freeze_metered`` answers ``None``, and also for an object key that is
+    not a string (JSON's never are): take the slow path then.
+    """
+    if type(schema) not in _OBJECTS:
+        return None
+    walk = _Walk(max_depth)
+    try:
+        walk.measure(schema, 1)
+    except _Unfit:
+        return None
+    return Measured(walk.nodes, walk.regexes, walk.verdict(schema))
+
+
+class _Walk:
+    """One walk over a schema: what it counts and learns besides the frozen tree.
+
+    A class rather than a closure: a recursive closure is a reference cycle,
+    garbage that only the collector frees, a thousand times per catalog.
+    """
+
+    __slots__ = (
+        "fallible",
+        "max_depth",
+        "nodes",
+        "patterns",
+        "property_patterns",
+        "refs",
+        "regexes",
+    )
+
+    def __init__(self, max_depth: int) -> None:
+        self.max_depth = max_depth
+        self.nodes = 1
+        self.fallible = False
+        self.refs: list[str] = []  # local references, resolved once the tree is walked
+        self.regexes: list[str] = []
+        self.patterns: list[str] = []
+        self.property_patterns: list[str] = []
+
+    def freeze(self, value: Any, depth: int) -> Any:
         """Freeze ``value``, ``depth`` containers deep; strings and integers never get here."""
-        nonlocal nodes
         kind = type(value)
         if kind is float:
             if value != value or value in _INFINITIES:
                 raise _Unfit
             return value
-        if depth > max_depth:
+        if depth > self.max_depth:
             raise _Unfit  # too deep, or a cycle
         depth += 1
         if kind not in _CONTAINERS:
             raise _Unfit
-        nodes += len(value)
+        self.nodes += len(value)
         if kind is dict:
-            frozen = frozen_dict(
-                {
-                    key if type(key) is str else str(key): item
-                    if type(item) in _FINITE_ATOMS
-                    else walk(item, depth)
-                    for key, item in value.items()
-                }
-            )
+            frozen = self._freeze_object(value, depth)
         elif kind is list:
+            if _FINITE_ATOMS.issuperset(map(type, value)):
+                return frozen_list(value)
+            freeze = self.freeze
             return frozen_list(
-                [item if type(item) in _FINITE_ATOMS else walk(item, depth) for item in value]
+                [item if type(item) in _FINITE_ATOMS else freeze(item, depth) for item in value]
             )
         else:  # FrozenDict or FrozenList: already frozen, kept as ``freeze`` keeps it
             for item in value.values() if kind is FrozenDict else value:
                 if type(item) not in _FINITE_ATOMS:
-                    walk(item, depth)
+                    self.freeze(item, depth)
             if kind is FrozenList:
                 return value
             frozen = value
         if depth > 2 and not _FALLIBLE_BELOW_ROOT.isdisjoint(frozen):
-            notes.note(frozen, _FALLIBLE_BELOW_ROOT)
+            self.note(frozen, _FALLIBLE_BELOW_ROOT)
         return frozen
 
-    if type(schema) in _ATOMS:
-        return Metered(schema, 1, notes.regexes)
-    try:
-        frozen = walk(schema, 1)
-    except _Unfit:
-        return None
-    if type(frozen) is FrozenDict:
-        notes.remember(frozen, max_depth)
-    return Metered(frozen, nodes, notes.regexes)
+    def _freeze_object(self, value: dict[Any, Any], depth: int) -> FrozenDict:
+        """A frozen copy of a plain ``dict``, its keys made strings, ``depth`` deep inside."""
+        if not _STR.issuperset(map(type, value)):
+            return frozen_dict(
+                {
+                    key if type(key) is str else str(key): item
+                    if type(item) in _FINITE_ATOMS
+                    else self.freeze(item, depth)
+                    for key, item in value.items()
+                }
+            )
+        frozen = frozen_dict(value)  # JSON's keys: copy, then freeze what nests
+        if not _FINITE_ATOMS.issuperset(map(type, value.values())):
+            for key, item in value.items():
+                if type(item) not in _FINITE_ATOMS:
+                    _set_item(frozen, key, self.freeze(item, depth))
+        return frozen
 
+    def measure(self, value: Any, depth: int) -> None:
+        """Check ``value`` as ``freeze`` would, without a copy; object keys must be strings."""
+        kind = type(value)
+        if kind is float:
+            if value != value or value in _INFINITIES:
+                raise _Unfit
+            return
+        if depth > self.max_depth:
+            raise _Unfit  # too deep, or a cycle
+        depth += 1
+        if kind in _OBJECTS:
+            if not _STR.issuperset(map(type, value)):
+                raise _Unfit
+            items = value.values()
+        elif kind in _ARRAYS:
+            items = value
+        else:
+            raise _Unfit
+        self.nodes += len(value)
+        if not _FINITE_ATOMS.issuperset(map(type, items)):
+            for item in items:
+                if type(item) not in _FINITE_ATOMS:
+                    self.measure(item, depth)
+        if depth > 2 and kind in _OBJECTS and not _FALLIBLE_BELOW_ROOT.isdisjoint(value):
+            self.note(value, _FALLIBLE_BELOW_ROOT)
 
-class _Notes:
-    """What one ``freeze_metered`` walk learns besides the frozen tree."""
+    def note(self, frozen: dict[str, Any], keys: frozenset[str]) -> None:
+        """Record what makes compiling ``frozen`` fallible.
 
-    __slots__ = ("fallible", "refs", "regexes")
-
-    def __init__(self) -> None:
-        self.fallible = False
-        self.refs: list[str] = []  # local references, resolved once the tree is frozen
-        self.regexes: list[str] = []
-
-    def note(self, frozen: FrozenDict, keys: frozenset[str]) -> None:
-        """Record what makes compiling ``frozen`` fallible: a local ``$ref`` is checked later."""
-        found = keys.intersection(frozen)
+        A local ``$ref`` is resolved once the tree is frozen, and a regex is
+        left for ``regexes_to_check``. A ``pattern`` that is not a string, or a
+        ``patternProperties`` that is not an object, is no regex: the
+        metaschema check refuses it where it is a keyword, and compiling
+        ignores it anywhere else.
+        """
+        found = keys.intersection(frozen) - _REGEX_KEYS
         pattern = frozen.get("pattern")
         if type(pattern) is str:
             self.regexes.append(pattern)
+            self.patterns.append(pattern)
         named = frozen.get("patternProperties")
-        if type(named) is FrozenDict:
+        if isinstance(named, dict):  # one of _OBJECTS: the walks refuse any other
             self.regexes.extend(named)
+            self.property_patterns.extend(named)
         ref = frozen.get("$ref")
         if found == {"$ref"} and type(ref) is str and ref.startswith("#/") and "%" not in ref:
             self.refs.append(ref)
         elif found:
             self.fallible = True
 
-    def remember(self, root: FrozenDict, max_depth: int) -> None:
+    def remember(self, root: FrozenDict) -> None:
         """Keep on the frozen root what the walk learned (see ``compiles_on_first_use_walked``)."""
+        _set_walked(root, (self.max_depth, self.verdict(root)))
+
+    def verdict(self, root: dict[str, Any]) -> bool | Regexes:
+        """Whether ``root`` compiles on first use: ``True``, ``False`` or if its ``Regexes`` do."""
         self.note(root, _FALLIBLE_AT_ROOT)
         infallible = (
             not self.fallible
             and declares_known_draft(root)
             and all(_resolves(root, ref) for ref in self.refs)
         )
-        _set_walked(root, (max_depth, infallible))
+        if infallible and (self.patterns or self.property_patterns):
+            return Regexes(tuple(self.patterns), tuple(self.property_patterns))
+        return infallible
 
 
-def _resolves(root: FrozenDict, ref: str) -> bool:
+def _resolves(root: dict[str, Any], ref: str) -> bool:
     """Whether the JSON pointer fragment ``ref`` ("#/$defs/name") leads to a schema in ``root``."""
     node: Any = root
     for token in ref[2:].split("/"):
         token = token.replace("~1", "/").replace("~0", "~")
-        if type(node) is FrozenDict and token in node:
+        if type(node) in _OBJECTS and token in node:
             node = node[token]
-        elif type(node) is FrozenList and token.isascii() and token.isdigit():
+        elif type(node) in _ARRAYS and token.isascii() and token.isdigit():
             if int(token) >= len(node):
                 return False
             node = node[int(token)]
         else:
             return False
-    return type(node) is FrozenDict or type(node) is bool
+    return type(node) in _OBJECTS or type(node) is bool
 
 
 def compiles_on_first_use_walked(schema: Any) -> bool | None:
-    """``compiles_on_first_use`` for a schema ``freeze_within`` froze; ``None`` for others."""
+    """``compiles_on_first_use`` for a schema ``freeze_within`` froze; ``None`` for others.
+
+    ``False`` also for a schema that compiles on first use only if its regexes
+    compile (see ``regexes_to_check``).
+    """
     walked = getattr(schema, "_walked", None) if type(schema) is FrozenDict else None
-    return None if walked is None else walked[1]
+    return None if walked is None else walked[1] is True
+
+
+def regexes_to_check(schema: Any) -> Regexes | None:
+    """The regexes of a schema ``freeze_within`` froze, if nothing else could fail to compile.
+
+    Each compiles alone, or not, as it does in the schema: the caller checks
+    them (a cached compile per regex) and compiles the whole schema on first use.
+    """
+    walked = getattr(schema, "_walked", None) if type(schema) is FrozenDict else None
+    return walked[1] if walked is not None and type(walked[1]) is Regexes else None
 
 
 def nests_within(schema: Any, max_depth: int) -> bool:

@@ -12,7 +12,7 @@ from .._backtracking import DEFAULT_REGEX_TIMEOUT, backtracking_keyword, compile
 from .._backtracking import KEYWORD as BACKTRACKING_KEYWORD
 from ._report import NAMING_KEYWORDS, SUBSCHEMA_KEYWORDS
 
-__all__ = ["PATTERN_PROPERTIES_STEPS", "compile_instance_validator"]
+__all__ = ["PATTERN_PROPERTIES_STEPS", "compile_instance_validator", "regexes_compile"]
 
 
 # Backtracking steps one match of a lookaround patternProperties pattern may take.
@@ -51,6 +51,39 @@ def compile_instance_validator(
         keywords={BACKTRACKING_KEYWORD: backtracking_keyword(regex_timeout)},
         **options,
     )
+
+
+def regexes_compile(patterns: tuple[str, ...], property_patterns: tuple[str, ...]) -> bool:
+    """Whether each regex compiles as a schema's ``pattern`` or ``patternProperties`` key would.
+
+    Each is compiled alone, as ``compile_instance_validator`` compiles it in
+    a whole schema, and cached. A ``patternProperties`` key the linear engine
+    refuses answers ``False``: it moves the whole schema to another engine,
+    so only compiling that schema tells.
+    """
+    return all(map(_pattern_compiles, patterns)) and all(
+        map(_property_pattern_compiles, property_patterns)
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _pattern_compiles(pattern: str) -> bool:
+    try:
+        compile_instance_validator({"pattern": pattern})
+    except (jsonschema_rs.ValidationError, ValueError):
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _property_pattern_compiles(pattern: str) -> bool:
+    if not _runs_in_linear_time(pattern):
+        return False
+    try:
+        compile_instance_validator({"patternProperties": {pattern: {}}})
+    except (jsonschema_rs.ValidationError, ValueError):
+        return False
+    return True
 
 
 @functools.lru_cache(maxsize=1024)

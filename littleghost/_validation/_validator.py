@@ -11,8 +11,13 @@ import jsonschema_rs
 from .._backtracking import DEFAULT_REGEX_TIMEOUT
 from .._errors import ConfigurationError
 from .._first_use import compiles_on_first_use
-from .._schema_walk import compiles_on_first_use_walked, freeze_within
-from ._compile import compile_instance_validator
+from .._schema_walk import (
+    Regexes,
+    compiles_on_first_use_walked,
+    freeze_within,
+    regexes_to_check,
+)
+from ._compile import compile_instance_validator, regexes_compile
 from ._input import UNBOUNDED, first_problem, json_problem
 from ._report import (
     FULL_REPORT_VALUES,
@@ -30,7 +35,7 @@ __all__ = ["SchemaValidator"]
 class SchemaValidator:
     """A JSON Schema compiled once and reused for every instance."""
 
-    __slots__ = ("_compiled", "_patterns", "_pending", "schema")
+    __slots__ = ("_compiled", "_patterns", "_pending", "_regex_timeout", "schema")
 
     def __init__(
         self, schema: Mapping[str, Any], *, regex_timeout: float = DEFAULT_REGEX_TIMEOUT
@@ -39,6 +44,9 @@ class SchemaValidator:
         # A plain JSON tree is checked and frozen in one pass (see _schema_walk) ...
         plain: Any = freeze_within(schema, MAX_SCHEMA_DEPTH)
         lazy = compiles_on_first_use_walked(plain)
+        regexes = regexes_to_check(plain)
+        if regexes is not None:  # lazy if each regex compiles (checked alone, and cached)
+            lazy = regexes_compile(*regexes)
         if plain is None:  # ... anything else takes the slow path that names the problem
             problem = schema_problem(schema)
             if problem is not None:
@@ -49,11 +57,33 @@ class SchemaValidator:
             except (TypeError, ValueError) as error:
                 raise ConfigurationError(f"Invalid input schema: not JSON ({error})") from None
             lazy = compiles_on_first_use(plain, text)
+        self._check(plain, bool(lazy), regex_timeout)
+
+    @classmethod
+    def measured(
+        cls,
+        schema: dict[str, Any],
+        verdict: bool | Regexes,
+        *,
+        regex_timeout: float = DEFAULT_REGEX_TIMEOUT,
+    ) -> SchemaValidator:
+        """The validator of a plain tree ``measure_within`` answered ``verdict`` for, unfrozen.
+
+        For a caller that keeps ``schema`` private and never mutates it (an MCP
+        catalog's schemas, frozen only when read): the metaschema check runs
+        now, and compiling waits for first use as ``verdict`` allows.
+        """
+        validator = cls.__new__(cls)
+        validator.schema = schema
+        lazy = verdict is True or (type(verdict) is Regexes and regexes_compile(*verdict))
+        validator._check(schema, lazy, regex_timeout)
+        return validator
+
+    def _check(self, plain: Any, lazy: bool, regex_timeout: float) -> None:
         check_schema(plain)
-        # The rewritten patterns, mapped back to what the schema declares.
-        self._patterns: dict[str, str] = {}
-        if lazy:
-            self._pending = (plain, regex_timeout)  # compiled by ``__getattr__``
+        if lazy:  # compiled by ``__getattr__``
+            self._pending = plain
+            self._regex_timeout = regex_timeout
         else:
             self._compiled = self._compile(plain, regex_timeout)
 
@@ -61,13 +91,15 @@ class SchemaValidator:
 
         def __getattr__(self, name: str) -> Any:
             """Compile on first use a schema that cannot fail to compile (see ``_first_use``)."""
-            if name != "_compiled":
+            if name not in ("_compiled", "_patterns"):
                 raise AttributeError(name)
-            self._compiled = compiled = self._compile(*self._pending)
+            self._compiled = self._compile(self._pending, self._regex_timeout)
             del self._pending
-            return compiled
+            return getattr(self, name)
 
     def _compile(self, plain: Any, regex_timeout: float) -> Any:
+        # The rewritten patterns, mapped back to what the schema declares.
+        self._patterns: dict[str, str] = {}
         if type(plain) is not dict:  # frozen: jsonschema-rs takes no list subclass
             plain = json.loads(json.dumps(plain))
         try:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import littleghost as lg
-from littleghost._schema_walk import freeze_metered
+from littleghost._schema_walk import Measured, measure_within
+from littleghost._validation import MAX_SCHEMA_DEPTH
 
 __all__ = ["Bounds", "CatalogMeter", "ImageMeter", "exceeded"]
 
@@ -91,24 +92,27 @@ class CatalogMeter:
             raise lg.ProtocolError("MCP server repeated a pagination cursor (endless pagination)")
         self._cursors.add(cursor)
 
-    def schema(self, schema: Any, where: str) -> Any:
-        """Check one schema's depth and size and count its regexes; return it frozen.
+    def schema(self, schema: Any, where: str) -> Measured | None:
+        """Check one schema's depth and size and count its regexes.
 
         Regexes are counted conservatively: every string under a ``pattern`` key
         and every key of a ``patternProperties`` object, wherever it sits. A
-        plain JSON tree within the depth limit is measured by the walk that
-        freezes it (``freeze_metered``); anything else by ``_measure``.
+        plain JSON tree within the depth limits (nearly every schema) is
+        measured without a copy (``measure_within``), and what the walk learned
+        is returned; anything else is measured by ``_measure``, and is ``None``:
+        the caller takes the slow path that freezes it and says what is wrong.
         """
-        metered = freeze_metered(schema, self._bounds.max_schema_depth)
-        if metered is None:
+        depth = min(self._bounds.max_schema_depth, MAX_SCHEMA_DEPTH)
+        measured = measure_within(schema, depth)
+        if measured is None:
             self._measure(schema, where)
-            return schema
-        if metered.nodes > self._bounds.max_schema_nodes:
+            return None
+        if measured.nodes > self._bounds.max_schema_nodes:
             limit = self._bounds.max_schema_nodes
             raise exceeded("max_schema_nodes", limit, f"{where} too large")
-        for regex in metered.regexes:
+        for regex in measured.regexes:
             self._regex(regex, where)
-        return metered.frozen
+        return measured
 
     def _measure(self, schema: Any, where: str) -> None:
         """The general walk: any mapping, depth and size checked without recursion."""

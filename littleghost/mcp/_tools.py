@@ -3,13 +3,18 @@
 A generated class holds the server's own tool name, the shared connection and
 the toolset that maps its results; renaming or subclassing it never changes
 what the server receives.
+
+Discovery measures and checks every schema a server lists, but leaves it as
+the SDK parsed it, private to the toolset: a class freezes its copy (its
+``input_schema``, ``specification()`` and ``mcp_tool``) the first time
+something reads it. A catalog of a thousand tools, of which a run offers or
+calls a few, then costs little more than listing it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import anyio
 import mcp
@@ -17,9 +22,11 @@ import mcp_types as types
 
 import littleghost as lg
 from littleghost import instrumentation
-from littleghost._validation import SchemaValidator
+from littleghost._frozen import FrozenDict, freeze
+from littleghost._schema_walk import freeze_within
+from littleghost._validation import MAX_SCHEMA_DEPTH, SchemaValidator
 
-from ._bounds import Bounds
+from ._bounds import Bounds, CatalogMeter
 from ._connection import Connection
 from ._naming import normalize_name
 from ._results import convert_result
@@ -32,18 +39,97 @@ __all__ = ["RemoteTool", "generate_tool_class"]
 Owner = Literal["run", "instances"]
 
 
-@dataclass(frozen=True, slots=True)
-class RemoteTool:
-    """Everything a generated tool needs to call its server."""
+def _checked(
+    tool: types.Tool,
+    field: str,
+    schema: dict[str, Any],
+    meter: CatalogMeter,
+    slow: Callable[[dict[str, Any]], SchemaValidator] | None,
+) -> SchemaValidator | None:
+    """The validator of one schema; ``slow`` builds it for one that is not plain JSON."""
+    measured = meter.schema(schema, f"{field} of {tool.name!r}")
+    try:
+        if measured is not None:
+            return SchemaValidator.measured(schema, measured.verdict)
+        return None if slow is None else slow(schema)
+    except lg.ConfigurationError as error:
+        raise lg.ProtocolError(f"MCP tool {tool.name!r} has an invalid {field}: {error}") from None
 
-    mcp_tool: types.Tool
-    connection: Connection
-    toolset: Toolset
-    toolset_name: str
-    bounds: Bounds
-    output_validator: SchemaValidator | None
-    owner: Owner
-    call_timeout: float
+
+class RemoteTool:
+    """One listed tool as discovery checked it, and everything its class needs to call it.
+
+    ``tool`` is the SDK's model, whose schemas are never handed out: only
+    frozen copies are, made on first read. ``input_validator`` is ``None`` for
+    an input schema that is not plain JSON: the generated class checks and
+    freezes it then, as it would any declared schema, and says what is wrong.
+    """
+
+    __slots__ = (
+        "_input_schema",
+        "_mcp_tool",
+        "bounds",
+        "call_timeout",
+        "connection",
+        "input_validator",
+        "output_validator",
+        "owner",
+        "tool",
+        "toolset",
+        "toolset_name",
+    )
+
+    def __init__(
+        self,
+        tool: types.Tool,
+        meter: CatalogMeter,
+        *,
+        connection: Connection,
+        toolset: Toolset,
+        bounds: Bounds,
+        owner: Owner,
+        call_timeout: float,
+    ) -> None:
+        """Measure ``tool``'s schemas against the bounds and check them (a ``ProtocolError``)."""
+        self.tool = tool
+        self.input_validator = _checked(tool, "inputSchema", tool.input_schema, meter, slow=None)
+        self.output_validator = None
+        if tool.output_schema is not None:
+            self.output_validator = _checked(
+                tool, "outputSchema", tool.output_schema, meter, slow=SchemaValidator
+            )
+        self.connection = connection
+        self.toolset = toolset
+        self.toolset_name = type(toolset).__name__
+        self.bounds = bounds
+        self.owner = owner
+        self.call_timeout = call_timeout
+        self._input_schema: Mapping[str, Any] | None = None
+        self._mcp_tool: types.Tool | None = None
+
+    @property
+    def name(self) -> str:
+        """The server's own name for the tool."""
+        return self.tool.name
+
+    def input_schema(self) -> Mapping[str, Any]:
+        """The frozen input schema, copied on first read."""
+        schema = self._input_schema
+        if schema is None:
+            schema = self._input_schema = _frozen_copy(self.tool.input_schema)
+        return schema
+
+    def mcp_tool(self) -> types.Tool:
+        """The SDK's ``Tool`` with frozen schemas, copied on first read."""
+        if self._mcp_tool is None:
+            output = self.tool.output_schema
+            self._mcp_tool = self.tool.model_copy(
+                update={
+                    "input_schema": self.input_schema(),
+                    "output_schema": None if output is None else _frozen_copy(output),
+                }
+            )
+        return self._mcp_tool
 
     async def call(self, tool: lg.Tool, input: Mapping[str, Any]) -> Any:
         arguments = input if isinstance(input, dict) else dict(input)
@@ -52,12 +138,12 @@ class RemoteTool:
         # The run's guard around this call cancels it: its context says whether for
         # the deadline or the token.
         with instrumentation.measure(
-            "mcp_call", tool.context, toolset=self.toolset_name, tool=self.mcp_tool.name
+            "mcp_call", tool.context, toolset=self.toolset_name, tool=self.name
         ):
             return await self._call(tool, arguments)
 
     async def _call(self, tool: lg.Tool, arguments: dict[str, Any]) -> Any:
-        name = self.mcp_tool.name
+        name = self.name
         request = types.CallToolRequest(
             params=types.CallToolRequestParams(name=name, arguments=arguments)
         )
@@ -86,7 +172,7 @@ class RemoteTool:
         value = self.toolset.map_result(
             converted.value,
             result=result,
-            mcp_tool=self.mcp_tool,
+            mcp_tool=self.mcp_tool(),
             arguments=arguments,
             binding=tool.binding,
         )
@@ -95,49 +181,95 @@ class RemoteTool:
         return value
 
 
-def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:
-    """The Tool subclass for one MCP tool; an invalid server schema is a ``ProtocolError``."""
-    mcp_tool = remote.mcp_tool
-    tool_name = normalize_name(mcp_tool.name)
+def _frozen_copy(schema: Any) -> Any:
+    """A frozen copy of a schema discovery checked (a plain tree, or one the slow path passed)."""
+    frozen = freeze_within(schema, MAX_SCHEMA_DEPTH)
+    return freeze(schema) if frozen is None else frozen
 
-    def __init__(self: lg.Tool, binding: lg.Binding | None = None) -> None:
+
+class _RemoteToolBase(lg.Tool):
+    """What every generated class shares: its methods read the class's ``RemoteTool``.
+
+    One base with plain methods, rather than closures per class, keeps a
+    thousand-tool catalog to one small class per tool. A generated class skips
+    ``Tool``'s checks of its declarations (discovery made them, and built its
+    validator); a subclass of one (``map_tool``'s) gets them as any tool does.
+    """
+
+    _lg_remote: ClassVar[RemoteTool]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        own = cls.__dict__
+        if "_lg_remote" in own and "_validator" in own:
+            return  # generated from a checked schema, frozen when read (see below)
+        super().__init_subclass__(**kwargs)
+
+    def __init__(self, binding: lg.Binding | None = None) -> None:
         lg.Tool.__init__(self, binding)
+        remote = self._lg_remote
         self.__dict__["_lg_mcp_open"] = remote.owner == "instances"
         if remote.owner == "instances":
             remote.connection.acquire()
 
-    async def call(self: lg.Tool, input: Mapping[str, Any]) -> Any:
-        return await remote.call(self, input)
+    async def call(self, input: Mapping[str, Any]) -> Any:
+        return await self._lg_remote.call(self, input)
 
-    async def close(self: lg.Tool) -> None:
+    async def close(self) -> None:
         if self.__dict__.pop("_lg_mcp_open", False):
-            await remote.connection.release()
+            await self._lg_remote.connection.release()
 
-    namespace = {
+
+class _FromRemote:
+    """A class attribute of generated tools, computed from the class's ``RemoteTool`` when read."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, read: Callable[[Any], Any]) -> None:
+        self._read = read
+
+    def __get__(self, instance: object, owner: type[Any]) -> Any:
+        return self._read(owner)
+
+
+def _specification(cls: Any) -> FrozenDict:
+    """``Tool.specification()``'s value, built on first read and kept by the class."""
+    specification = FrozenDict(
+        name=cls.tool_name, description=cls.description, input_schema=cls.input_schema
+    )
+    cls._specification = specification  # the class's own now: found before the base's
+    return specification
+
+
+# Installed once the base exists: ``Tool`` configured it with plain values, as it declares them.
+for _name, _attribute in {
+    "input_schema": _FromRemote(lambda cls: cls._lg_remote.input_schema()),
+    "mcp_tool": _FromRemote(lambda cls: cls._lg_remote.mcp_tool()),
+    "_specification": _FromRemote(_specification),
+}.items():
+    setattr(_RemoteToolBase, _name, _attribute)
+
+
+def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:
+    """The Tool subclass for one MCP tool; an invalid server schema is a ``ProtocolError``."""
+    tool = remote.tool
+    tool_name = normalize_name(tool.name)
+    namespace: dict[str, Any] = {
         "tool_name": tool_name,
-        "description": mcp_tool.description or mcp_tool.title or f"MCP tool {mcp_tool.name}",
-        "input_schema": mcp_tool.input_schema,
-        "mcp_tool": mcp_tool,
-        "__init__": __init__,
-        "call": call,
-        "close": close,
+        "_explicit_name": True,
+        "description": tool.description or tool.title or f"MCP tool {tool.name}",
+        "_lg_remote": remote,
         "__module__": type(remote.toolset).__module__,
     }
+    if remote.input_validator is None:  # not plain JSON: Tool checks and freezes it
+        namespace["input_schema"] = tool.input_schema
+    else:
+        namespace["_validator"] = remote.input_validator
     try:
-        return type(f"{type(remote.toolset).__name__}_{tool_name}", (lg.Tool,), namespace)
+        generated = type(f"{remote.toolset_name}_{tool_name}", (_RemoteToolBase,), namespace)
     except (lg.ConfigurationError, TypeError) as error:
         raise lg.ProtocolError(
-            f"MCP tool {mcp_tool.name!r} has an invalid inputSchema: {error}"
+            f"MCP tool {tool.name!r} has an invalid inputSchema: {error}"
         ) from None
-
-
-def output_validator(mcp_tool: types.Tool) -> SchemaValidator | None:
-    """The compiled outputSchema, if the tool declares one."""
-    if mcp_tool.output_schema is None:
-        return None
-    try:
-        return SchemaValidator(mcp_tool.output_schema)
-    except lg.ConfigurationError as error:
-        raise lg.ProtocolError(
-            f"MCP tool {mcp_tool.name!r} has an invalid outputSchema: {error}"
-        ) from None
+    if remote.input_validator is None:
+        remote._input_schema = generated.input_schema  # pyright: ignore[reportPrivateUsage]
+    return generated

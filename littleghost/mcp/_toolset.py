@@ -16,7 +16,7 @@ from littleghost import instrumentation
 
 from ._bounds import Bounds, CatalogMeter
 from ._connection import Connection
-from ._tools import Owner, RemoteTool, generate_tool_class, output_validator
+from ._tools import Owner, RemoteTool, generate_tool_class
 
 __all__ = ["Toolset"]
 
@@ -150,9 +150,18 @@ class Toolset:
         connection = Connection(client, bounds)
         try:
             await connection.open()
-            listing = await _list_all(connection, CatalogMeter(bounds), bounds)
             owner: Owner = "run" if run is not None else "instances"
-            classes = self._build(listing, connection, binding, bounds, owner, call_timeout)
+            meter = CatalogMeter(bounds)
+            remote = functools.partial(
+                RemoteTool,
+                meter=meter,
+                connection=connection,
+                toolset=self,
+                bounds=bounds,
+                owner=owner,
+                call_timeout=call_timeout,
+            )
+            classes = self._build(await _list_all(connection, meter, remote), binding)
             if run is not None:
                 run.register(connection)
             elif not classes:
@@ -162,53 +171,41 @@ class Toolset:
             raise
         return classes
 
-    def _build(
-        self,
-        listing: list[tuple[types.Tool, Any]],
-        connection: Connection,
-        binding: lg.Binding,
-        bounds: Bounds,
-        owner: Owner,
-        call_timeout: float,
-    ) -> list[type[lg.Tool]]:
+    def _build(self, listing: list[RemoteTool], binding: lg.Binding) -> list[type[lg.Tool]]:
         classes: list[type[lg.Tool]] = []
         names: dict[str, str] = {}
-        for mcp_tool, validator in listing:
-            remote = RemoteTool(
-                mcp_tool=mcp_tool,
-                connection=connection,
-                toolset=self,
-                toolset_name=type(self).__name__,
-                bounds=bounds,
-                output_validator=validator,
-                owner=owner,
-                call_timeout=call_timeout,
-            )
+        # The default map_tool keeps every class: not calling it leaves schemas unread.
+        maps_tools = type(self).map_tool is not Toolset.map_tool
+        for remote in listing:
             generated = generate_tool_class(remote)
-            mapped = _callback(self.map_tool, generated, mcp_tool=mcp_tool, binding=binding)
-            if mapped is None:
-                continue
-            if not (isinstance(mapped, type) and issubclass(mapped, generated)):
-                raise lg.ConfigurationError(
-                    f"{type(self).__name__}.map_tool() must return the generated class, "
-                    f"a subclass of it, or None; got {mapped!r}"
+            mapped = generated
+            if maps_tools:
+                mapped = _callback(
+                    self.map_tool, generated, mcp_tool=remote.mcp_tool(), binding=binding
                 )
+                if mapped is None:
+                    continue
+                if not (isinstance(mapped, type) and issubclass(mapped, generated)):
+                    raise lg.ConfigurationError(
+                        f"{type(self).__name__}.map_tool() must return the generated class, "
+                        f"a subclass of it, or None; got {mapped!r}"
+                    )
             name = mapped.tool_name
             if name in names:
                 raise lg.ConfigurationError(
                     f"Tool name collision: {name} (MCP tools {names[name]!r} and "
-                    f"{mcp_tool.name!r}); rename one in map_tool()"
+                    f"{remote.name!r}); rename one in map_tool()"
                 )
-            names[name] = mcp_tool.name
+            names[name] = remote.name
             classes.append(mapped)
         return classes
 
 
 async def _list_all(
-    connection: Connection, meter: CatalogMeter, bounds: Bounds
-) -> list[tuple[types.Tool, Any]]:
-    """Every page of tools/list, each tool checked against the bounds and compiled."""
-    listing: list[tuple[types.Tool, Any]] = []
+    connection: Connection, meter: CatalogMeter, remote: Callable[[types.Tool], RemoteTool]
+) -> list[RemoteTool]:
+    """Every page of tools/list; ``remote`` checks each tool's schemas (``meter`` the bounds)."""
+    listing: list[RemoteTool] = []
     seen: set[str] = set()
     cursor: str | None = None
     while True:
@@ -220,14 +217,7 @@ async def _list_all(
             if mcp_tool.name in seen:
                 raise lg.ProtocolError(f"MCP server listed tool {mcp_tool.name!r} twice")
             seen.add(mcp_tool.name)
-            # Measured and frozen in one walk; the classes and validators reuse the frozen copies.
-            where = f"inputSchema of {mcp_tool.name!r}"
-            frozen = {"input_schema": meter.schema(mcp_tool.input_schema, where)}
-            if mcp_tool.output_schema is not None:
-                where = f"outputSchema of {mcp_tool.name!r}"
-                frozen["output_schema"] = meter.schema(mcp_tool.output_schema, where)
-            mcp_tool = mcp_tool.model_copy(update=frozen)
-            listing.append((mcp_tool, output_validator(mcp_tool)))
+            listing.append(remote(mcp_tool))
         if page.next_cursor is None:
             return listing
         meter.cursor(page.next_cursor)

@@ -21,12 +21,13 @@ from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
 
 import littleghost as lg
 from littleghost._first_use import compiles_on_first_use
-from littleghost._schema_walk import compiles_on_first_use_walked, freeze_within
+from littleghost._schema_walk import compiles_on_first_use_walked, freeze_within, regexes_to_check
 from littleghost._validation import (
     MAX_SCHEMA_DEPTH,
     SchemaValidator,
     compile_instance_validator,
 )
+from littleghost._validation._compile import regexes_compile
 from littleghost.mcp import Toolset
 from littleghost_testing.leaks import ResourceSnapshot
 
@@ -174,3 +175,107 @@ def test_a_tool_class_with_a_schema_that_fails_to_compile_is_refused(
 ) -> None:
     with pytest.raises(lg.ConfigurationError, match="Broken: Invalid input schema"):
         type("Broken", (lg.Tool,), {"input_schema": schema, "call": lambda self, input: None})
+
+
+# -- schemas frozen on first read ------------------------------------------------------
+
+PATTERNED = {
+    "type": "object",
+    "properties": {"code": {"type": "string", "pattern": "^[A-Z]{3}$"}},
+    "patternProperties": {"^x-": {"type": "integer"}},
+}
+
+
+def _mutations(schema: Any) -> list[Any]:
+    return [
+        lambda: schema.__setitem__("type", "string"),
+        lambda: schema["properties"].__setitem__("extra", {}),
+        lambda: schema["required"].append("note"),
+        lambda: schema.update(type="string"),
+    ]
+
+
+async def test_discovery_leaves_schemas_unread_and_a_read_freezes_them() -> None:
+    tools = [tool("ticket", inputSchema=LAZY, outputSchema=LAZY)]
+    (ticket,) = await toolset(tools).tools(lg.Binding())
+    remote = ticket._lg_remote  # type: ignore[attr-defined]
+    assert remote._input_schema is None and remote._mcp_tool is None  # nothing copied yet
+    schema = ticket.input_schema
+    assert schema == LAZY and schema is ticket.input_schema and schema is ticket().input_schema
+    specification = ticket.specification()
+    assert specification["input_schema"] is schema and specification is ticket.specification()
+    mcp_tool = ticket.mcp_tool  # type: ignore[attr-defined]
+    assert mcp_tool.input_schema is schema and mcp_tool.output_schema == LAZY
+    for frozen in (schema, specification["input_schema"], mcp_tool.output_schema):
+        for mutate in _mutations(frozen):
+            with pytest.raises(TypeError):
+                mutate()
+    assert schema == LAZY and mcp_tool.output_schema == LAZY
+
+
+async def test_map_tool_sees_frozen_schemas_and_its_subclass_is_a_checked_tool() -> None:
+    seen: list[Any] = []
+
+    class Renaming(toolset([tool("ticket", inputSchema=LAZY, outputSchema=LAZY)])):
+        def map_tool(self, tool_class: Any, *, mcp_tool: Any, binding: lg.Binding) -> Any:
+            seen.append(mcp_tool)
+            return type("Renamed", (tool_class,), {"tool_name": "renamed", "regex_timeout": 0.5})
+
+    (renamed,) = await Renaming.tools(lg.Binding())
+    (mcp_tool,) = seen
+    with pytest.raises(TypeError):
+        mcp_tool.input_schema["properties"]["note"] = {}
+    assert renamed.mcp_tool is mcp_tool  # type: ignore[attr-defined]
+    assert renamed.specification() == {
+        "name": "renamed",
+        "description": "The ticket tool.",
+        "input_schema": LAZY,
+    }
+    result = await renamed().execute({"ticket": 0})
+    assert result.content == "Invalid tool input: $.ticket must be >= 1"
+
+
+async def test_a_schema_whose_regexes_compile_compiles_on_first_use_and_applies_them() -> None:
+    (coded,) = await toolset([tool("coded", inputSchema=PATTERNED)]).tools(lg.Binding())
+    validator = coded._validator  # type: ignore[attr-defined]
+    assert hasattr(validator, "_pending")  # checked at discovery, compiled on first use
+    rejected = await coded().execute({"code": "abcd", "x-count": "many"})
+    assert rejected.content == (
+        'Invalid tool input: $.code must match pattern /^[A-Z]{3}$/; $["x-count"] must be integer'
+    )
+    assert (await coded().execute({"code": "ABC", "x-count": 3})).is_success
+
+
+def test_a_regex_that_fails_the_check_fails_the_schema_at_once() -> None:
+    schema = {"type": "object", "properties": {"a": {"pattern": "[z-a]"}}}
+    regexes = regexes_to_check(freeze_within(schema, MAX_SCHEMA_DEPTH))
+    assert regexes is not None and not regexes_compile(*regexes)
+    with pytest.raises(lg.ConfigurationError, match="Invalid input schema: keyword 'pattern'"):
+        SchemaValidator(schema)
+
+
+def test_a_lookaround_property_pattern_is_settled_by_compiling_the_whole_schema() -> None:
+    """It moves the schema to the backtracking engine: only the whole schema tells."""
+    schema = {"type": "object", "patternProperties": {"^(?!x-)": {"type": "integer"}}}
+    regexes = regexes_to_check(freeze_within(schema, MAX_SCHEMA_DEPTH))
+    assert regexes is not None and not regexes_compile(*regexes)
+    validator = SchemaValidator(schema)
+    assert not hasattr(validator, "_pending")  # compiled at once
+    assert validator.is_valid({"a": 1, "x-b": "text"})
+    assert not validator.is_valid({"a": "text"})
+
+
+def test_every_corpus_schema_whose_regexes_pass_the_check_compiles() -> None:
+    """The regex rule on real schemas: each one it leaves for first use does compile."""
+    lazy = 0
+    for path in sorted(CORPUS.glob("*.json")):
+        for listed in json.loads(path.read_text(encoding="utf-8"))["tools"]:
+            for field in ("inputSchema", "outputSchema"):
+                schema = listed.get(field)
+                if schema is None or not jsonschema_rs.meta.is_valid(schema):
+                    continue
+                regexes = regexes_to_check(freeze_within(schema, MAX_SCHEMA_DEPTH))
+                if regexes is not None and regexes_compile(*regexes):
+                    lazy += 1
+                    compile_instance_validator(schema)
+    assert lazy > 40  # the rule applies to real schemas, not only to made-up ones
