@@ -249,6 +249,9 @@ for _name, _attribute in {
     setattr(_RemoteToolBase, _name, _attribute)
 
 
+_BASES = (_RemoteToolBase,)  # one tuple for every class (``type`` keeps the one it is given)
+
+
 def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:
     """The Tool subclass for one MCP tool; an invalid server schema is a ``ProtocolError``."""
     tool = remote.tool
@@ -265,7 +268,7 @@ def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:
     else:
         namespace["_validator"] = remote.input_validator
     try:
-        generated = type(f"{remote.toolset_name}_{tool_name}", (_RemoteToolBase,), namespace)
+        generated = type(f"{remote.toolset_name}_{tool_name}", _BASES, namespace)
     except (lg.ConfigurationError, TypeError) as error:
         raise lg.ProtocolError(
             f"MCP tool {tool.name!r} has an invalid inputSchema: {error}"
