@@ -208,21 +208,23 @@ class _Walk:
         if depth > self.max_depth:
             raise _Unfit  # too deep, or a cycle
         depth += 1
-        if kind in _OBJECTS:
-            if not _STR.issuperset(map(type, value)):
-                raise _Unfit
+        if kind is dict or kind in _OBJECTS:
             items = value.values()
-        elif kind in _ARRAYS:
-            items = value
-        else:
-            raise _Unfit
-        self.nodes += len(value)
-        if not _FINITE_ATOMS.issuperset(map(type, items)):
+            self.nodes += len(items)
             for item in items:
                 if type(item) not in _FINITE_ATOMS:
                     self.measure(item, depth)
-        if depth > 2 and kind in _OBJECTS and not _FALLIBLE_BELOW_ROOT.isdisjoint(value):
-            self.note(value, _FALLIBLE_BELOW_ROOT)
+            if not _STR.issuperset(map(type, value)):
+                raise _Unfit
+            if depth > 2 and not _FALLIBLE_BELOW_ROOT.isdisjoint(value):
+                self.note(value, _FALLIBLE_BELOW_ROOT)
+        elif kind is list or kind in _ARRAYS:
+            self.nodes += len(value)
+            for item in value:
+                if type(item) not in _FINITE_ATOMS:
+                    self.measure(item, depth)
+        else:
+            raise _Unfit
 
     def note(self, frozen: dict[str, Any], keys: frozenset[str]) -> None:
         """Record what makes compiling ``frozen`` fallible.

@@ -21,7 +21,13 @@ from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
 
 import littleghost as lg
 from littleghost._first_use import compiles_on_first_use
-from littleghost._schema_walk import compiles_on_first_use_walked, freeze_within, regexes_to_check
+from littleghost._schema_walk import (
+    compiles_on_first_use_walked,
+    freeze_metered,
+    freeze_within,
+    measure_within,
+    regexes_to_check,
+)
 from littleghost._validation import (
     MAX_SCHEMA_DEPTH,
     SchemaValidator,
@@ -279,3 +285,64 @@ def test_every_corpus_schema_whose_regexes_pass_the_check_compiles() -> None:
                     lazy += 1
                     compile_instance_validator(schema)
     assert lazy > 40  # the rule applies to real schemas, not only to made-up ones
+
+
+def _nested(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"x": schema}}
+    return schema
+
+
+def _cyclic() -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    schema["properties"]["self"] = schema
+    return schema
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"a": {"maximum": float("nan")}}},
+        {"type": "object", "properties": {"a": {"maximum": float("inf")}}},
+        {"type": "object", "required": ("a",)},
+        _cyclic(),
+        _nested(5),
+    ],
+    ids=["NaN", "infinity", "tuple", "cycle", "too deep"],
+)
+def test_measuring_refuses_what_freezing_refuses(schema: Any) -> None:
+    """Anything but a plain JSON tree within the depth takes the slow path (``None``)."""
+    assert measure_within(schema, 4) is None
+    assert freeze_metered(schema, 4) is None
+
+
+def test_a_key_that_is_not_a_string_takes_the_slow_path_that_normalizes_it() -> None:
+    schema = {"type": "object", "properties": {1: {"type": "string"}}}
+    assert measure_within(schema, 4) is None
+    frozen = freeze_metered(schema, 4)
+    assert frozen is not None and list(frozen.frozen["properties"]) == ["1"]
+
+
+def test_measuring_learns_what_freezing_learns_on_every_corpus_schema() -> None:
+    """The walk discovery runs (no copy) and the one a first read runs (a frozen copy) agree."""
+    compared = 0
+    for path in sorted(CORPUS.glob("*.json")):
+        for listed in json.loads(path.read_text(encoding="utf-8"))["tools"]:
+            for field in ("inputSchema", "outputSchema"):
+                schema = listed.get(field)
+                if not isinstance(schema, dict):
+                    continue
+                for depth in (64, 3):
+                    measured = measure_within(schema, depth)
+                    frozen = freeze_metered(schema, depth)
+                    assert (measured is None) == (frozen is None), path.name
+                    if measured is not None and frozen is not None:
+                        compared += 1
+                        walked = getattr(frozen.frozen, "_walked")  # noqa: B009
+                        assert (measured.nodes, measured.regexes, measured.verdict) == (
+                            frozen.nodes,
+                            frozen.regexes,
+                            walked[1],
+                        ), path.name
+    assert compared > 1500
