@@ -2,7 +2,9 @@
 
 Values are constructed, not filtered: every keyword real tool schemas use is
 built into the strategy, so health checks pass and shrinking reaches small
-examples. A schema that cannot be honoured raises ``SchemaError`` naming why.
+examples. Each strategy offers a few seeds first, so that the first examples
+reach every shape and break every constraint. A schema that cannot be
+honoured raises ``SchemaError`` naming why.
 """
 
 from ._api import from_schema, invalid_inputs, tool_inputs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from collections.abc import Mapping
 from typing import Any, cast
@@ -16,11 +17,17 @@ from ._build import Builder
 from ._context import Context, RefStack, TooDeep, thaw
 from ._drafts import KEYWORD_ALIASES, to_2020_12
 from ._errors import SchemaError
+from ._in_turn import Seed, SeedsFirst, draw_outside
 from ._invalid import Broken, InvalidInput, Mutations
 
 __all__ = ["compiled", "from_schema", "invalid_inputs", "tool_inputs"]
 
 SchemaSource = Mapping[str, Any] | bool | type
+# Fixed draws a schema's valid seeds are chosen from (more while they reach new
+# shapes, up to _MOST), and tries per constraint site.
+_CANDIDATES = 48
+_MOST = 240
+_SITE_TRIES = 4
 
 
 def from_schema(schema: Mapping[str, Any] | bool) -> st.SearchStrategy[Any]:
@@ -70,25 +77,62 @@ class Compiled:
         self.readable = readable
         # Construction is exact for the keywords it handles; the final check
         # guarantees that no value breaking the schema ever reaches a test.
-        self.valid = self.constructed.filter(self.validator.is_valid)
+        self.checked = self.constructed.filter(self.validator.is_valid)
+        self.valid = SeedsFirst(self._valid_seeds, self.checked)
+
+    def _valid_seeds(self) -> list[Seed[Any]]:
+        """A few draws that between them reach every shape fixed draws reach, smallest first."""
+        from ._coverage import covering
+
+        seeds = itertools.chain([None], range(1, _MOST))  # the simplest first
+        drawn = (draw_outside(self.checked, seed) for seed in seeds)
+        candidates = (seed for seed in drawn if seed is not None)
+        return sorted(covering(self.schema, candidates, _CANDIDATES, _MOST), key=_size)
 
     @functools.cached_property
-    def mutations(self) -> st.SearchStrategy[Broken]:
-        """Every constructed violation, before the validator confirms it (for tests)."""
+    def sites(self) -> list[st.SearchStrategy[Broken]]:
+        """Every place and keyword a value can be broken at, each a strategy."""
         try:
             sites = Mutations(self.builder).sites(self.readable, RefStack())
         except TooDeep as too_deep:
             raise SchemaError(f"$ref {too_deep} recurses without a finite instance") from None
         if not sites:
             raise SchemaError("the schema accepts every value: no input can be invalid")
+        return sites
+
+    @functools.cached_property
+    def mutations(self) -> st.SearchStrategy[Broken]:
+        """Every constructed violation, before the validator confirms it (for tests)."""
         # Each site equally often: st.one_of would flatten a site that is itself a
         # one_of (a value of several types) into one branch per type.
-        return st.sampled_from(sites).flatmap(_itself)
+        return st.sampled_from(self.sites).flatmap(_itself)
+
+    @functools.cached_property
+    def invalid_drawn(self) -> st.SearchStrategy[InvalidInput]:
+        """Confirmed violations of sites drawn at random."""
+        confirmed = self.mutations.map(self.confirmed).filter(_is_input)
+        return cast("st.SearchStrategy[InvalidInput]", confirmed)  # the filter drops None
 
     @functools.cached_property
     def invalid(self) -> st.SearchStrategy[InvalidInput]:
-        confirmed = self.mutations.map(self.confirmed).filter(_is_input)
-        return cast("st.SearchStrategy[InvalidInput]", confirmed)  # the filter drops None
+        return SeedsFirst(self._invalid_seeds, self.invalid_drawn)
+
+    def _invalid_seeds(self) -> list[Seed[InvalidInput]]:
+        """Per constraint broken, the first of a few fixed draws of each site, smallest first."""
+        from ._coverage import one_per_break
+
+        found: list[Seed[InvalidInput]] = []
+        for index in range(len(self.sites)):
+            for seed in (None, *range(1, _SITE_TRIES)):
+                drawn = draw_outside(self.invalid_drawn, seed, prefix=[index])
+                if drawn is not None:
+                    found.append(drawn)
+                    break
+        simplest = draw_outside(self.invalid_drawn)  # Hypothesis draws it first anyway
+        seeds = one_per_break(self.schema, found)
+        if simplest is not None:
+            seeds = [seed for seed in seeds if seed.value != simplest.value]
+        return sorted(seeds, key=_size)
 
     def confirmed(self, broken: Broken) -> InvalidInput | None:
         """The input, if the validator reports exactly the one violation the mutation claims.
@@ -104,6 +148,12 @@ class Compiled:
 
     def confirms(self, broken: Broken) -> bool:
         return self.confirmed(broken) is not None
+
+
+def _size(seed: Seed[Any]) -> int:
+    """How big a seed's value is: seeds go smallest first, as Hypothesis's own draws do."""
+    value = seed.value.value if isinstance(seed.value, InvalidInput) else seed.value
+    return len(json.dumps(value))
 
 
 def _claims(found: Violation, keyword: str | None, parts: tuple[str | int, ...] | None) -> bool:

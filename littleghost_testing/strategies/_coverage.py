@@ -19,18 +19,20 @@ items, ``$.a[0]`` for a ``prefixItems`` position, ``$.*`` for other keys, and
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._context import Context, Schema, canonical
 from ._drafts import to_2020_12
 from ._errors import SchemaError
+from ._in_turn import Seed
 from ._invalid import InvalidInput
 
-__all__ = ["EXAMPLES", "Coverage", "coverage_of", "measure"]
+__all__ = ["EXAMPLES", "Coverage", "coverage_of", "covering", "measure", "one_per_break"]
 
 # The budget the targets must be reached within, per schema and per strategy.
 EXAMPLES = 50
@@ -118,6 +120,57 @@ def coverage_of(
         for record in invalid:
             out.reached.add(("break", record.keyword, walker.locate(record.path)))
     return out
+
+
+def covering(
+    schema: Schema, candidates: Iterator[Seed[Any]], first: int, most: int
+) -> list[Seed[Any]]:
+    """Few of ``candidates`` that reach every shape they all reach, chosen greedily.
+
+    Takes ``first`` candidates, and more (up to ``most``) while some shape is
+    unreached and the last batch still reached something new. The first
+    candidate is left out (it is the simplest, which Hypothesis draws first
+    anyway) but what it reaches counts.
+    """
+    walker = _Walker(to_2020_12(schema))
+    targets: set[Target] = set()
+    walker.shapes(walker.root, "$", (), targets)
+    pool: list[tuple[Seed[Any], set[Target]]] = []
+    left = set(targets)
+    for candidate in itertools.islice(candidates, most):
+        found: set[Target] = set()
+        walker.reach(walker.root, candidate.value, "$", (), found)
+        pool.append((candidate, found & targets))
+        left -= found
+        batch_done = len(pool) % first == 0
+        if len(pool) >= first and (not left or (batch_done and not _gained(pool, first))):
+            break
+    if not pool:
+        return []
+    chosen: list[Seed[Any]] = []
+    left = targets - pool[0][1]
+    while left:
+        best, found = max(pool, key=lambda candidate: len(candidate[1] & left))
+        if not found & left:
+            break
+        chosen.append(best)
+        left -= found
+    return chosen
+
+
+def _gained(pool: list[tuple[Seed[Any], set[Target]]], batch: int) -> bool:
+    """Whether the last ``batch`` candidates reached a shape the earlier ones did not."""
+    earlier: set[Target] = set().union(*(found for _, found in pool[:-batch]))
+    return any(found - earlier for _, found in pool[-batch:])
+
+
+def one_per_break(schema: Schema, seeds: list[Seed[InvalidInput]]) -> list[Seed[InvalidInput]]:
+    """The first of ``seeds`` to break each constraint target (keyword at a location)."""
+    walker = _Walker(to_2020_12(schema))
+    first: dict[tuple[str, str], Seed[InvalidInput]] = {}
+    for seed in seeds:
+        first.setdefault((seed.value.keyword, walker.locate(seed.value.path)), seed)
+    return list(first.values())
 
 
 class _Walker:

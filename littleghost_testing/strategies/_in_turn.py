@@ -1,0 +1,117 @@
+"""Seeds first: every shape and every constraint reached early, not by luck.
+
+Hypothesis picks among choices at random, so 50 draws over 30 constraint
+sites miss a fifth of them (the coupon collector's problem), and the same
+holds for enum values, ``anyOf`` branches and optional keys. So each strategy
+first offers a few seeds: draws made once per schema from fixed random seeds
+(the same in every process) that between them reach every target the draws
+reach. An example takes a seed behind two choices (``True``, then its index)
+and replays the seed's own choices, forced: a finite branch of Hypothesis's
+choice tree, which Hypothesis never generates again once exhausted. So the
+first examples go through the seeds without repeating one, and then every
+example is drawn as before (``False``, an unused index, then plain draws).
+
+Replay and shrinking stay exact: the choices alone rebuild a seed, and when
+shrinking turns ``True`` into ``False`` the same choices, no longer forced,
+rebuild the same value as a plain draw, which Hypothesis then shrinks as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from random import Random
+from typing import Any, Generic, TypeVar
+
+from hypothesis.control import BuildContext
+from hypothesis.errors import StopTest
+from hypothesis.internal.conjecture.choice import ChoiceTemplate
+from hypothesis.internal.conjecture.data import ConjectureData
+from hypothesis.strategies import SearchStrategy
+
+__all__ = ["Seed", "SeedsFirst", "draw_outside"]
+
+T = TypeVar("T")
+
+# The chance that an example skips the seeds while some are left: small, because
+# each plain example also spawns up to five of Hypothesis's mutated copies.
+_PLAIN_SHARE = 0.02
+_CHOICE_KINDS = ("integer", "float", "string", "bytes", "boolean")
+
+
+@dataclass(frozen=True, slots=True)
+class Seed(Generic[T]):
+    """A value drawn apart from any test, and the choices that rebuild it."""
+
+    value: T
+    choices: tuple[Any, ...]
+
+
+class SeedsFirst(SearchStrategy[T]):
+    """``seeds()`` (computed on first use, then kept), each once, then ``plain`` draws."""
+
+    def __init__(self, seeds: Callable[[], Sequence[Seed[T]]], plain: SearchStrategy[T]) -> None:
+        super().__init__()
+        self._make_seeds = seeds
+        self._seeds: Sequence[Seed[T]] | None = None
+        self.plain = plain
+
+    def seeds(self) -> Sequence[Seed[T]]:
+        if self._seeds is None:
+            self._seeds = self._make_seeds()
+        return self._seeds
+
+    def do_draw(self, data: ConjectureData) -> T:
+        seeds = self.seeds()
+        if not seeds:
+            return data.draw(self.plain)
+        from_seed = data.draw_boolean(1 - _PLAIN_SHARE)
+        index = data.draw_integer(0, len(seeds) - 1)  # unused by a plain draw: keeps alignment
+        if not from_seed:
+            return data.draw(self.plain)
+        with _forced(data, seeds[index].choices):
+            return data.draw(self.plain)
+
+    def __repr__(self) -> str:
+        return f"seeds_first({self.plain!r})"
+
+
+@contextmanager
+def _forced(data: ConjectureData, choices: Sequence[Any]) -> Iterator[None]:
+    """Every draw on ``data`` takes the next of ``choices``, forced, for the block."""
+    queue = iter(choices)
+
+    def forcing(method: Callable[..., Any]) -> Callable[..., Any]:
+        def draw(*args: Any, **kwargs: Any) -> Any:
+            return method(*args, **{**kwargs, "forced": next(queue)})
+
+        return draw
+
+    for kind in _CHOICE_KINDS:
+        setattr(data, f"draw_{kind}", forcing(getattr(data, f"draw_{kind}")))
+    try:
+        yield
+    finally:
+        for kind in _CHOICE_KINDS:
+            delattr(data, f"draw_{kind}")
+
+
+def draw_outside(
+    strategy: SearchStrategy[T], seed: int | None = None, prefix: Sequence[Any] = ()
+) -> Seed[T] | None:
+    """One draw of ``strategy`` apart from any test: its simplest, or from ``seed``.
+
+    The same in every process. ``prefix`` fixes the first choices. None when
+    the strategy gave no value (a filter ran dry).
+    """
+    if seed is None:
+        data = ConjectureData.for_choices([*prefix, ChoiceTemplate("simplest", count=None)])
+    else:
+        data = ConjectureData(random=Random(seed), prefix=list(prefix))
+    try:
+        with BuildContext(data, wrapped_test=draw_outside):
+            value = data.draw(strategy)
+    except StopTest:
+        return None
+    return Seed(value, tuple(data.choices))

@@ -1,0 +1,104 @@
+"""Seeds first: the first examples reach every constraint and shape, and replay stays exact."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import Phase, find, given, settings
+from hypothesis import strategies as st
+
+from littleghost_testing.strategies import InvalidInput, from_schema, invalid_inputs
+from littleghost_testing.strategies._api import compiled
+from littleghost_testing.strategies._coverage import coverage_of
+
+# Thirty integer properties: 60 constraints (type and maximum of each), and
+# thirty optional keys with a six-value enum beside them.
+WIDE: dict[str, Any] = {
+    "type": "object",
+    "properties": {f"p{index:02}": {"type": "integer", "maximum": 9} for index in range(30)},
+    "additionalProperties": False,
+}
+ENUMS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "unit": {"enum": ["each", "box", "pallet", "crate", "roll", "sheet"]},
+        **{f"flag{index}": {"type": "boolean"} for index in range(12)},
+    },
+}
+
+
+def draw(strategy: st.SearchStrategy[Any], examples: int) -> list[Any]:
+    out: list[Any] = []
+
+    @settings(max_examples=examples, database=None, derandomize=True, phases=[Phase.generate])
+    @given(strategy)
+    def run(value: Any) -> None:
+        out.append(value)
+
+    run()
+    return out
+
+
+def test_fifty_invalid_inputs_break_fifty_different_constraints() -> None:
+    # At random, 50 draws over 61 constraints reach about 34 of them (1 - (60/61)^50);
+    # a few examples go to Hypothesis's own first draws and mutations.
+    found = draw(invalid_inputs(WIDE), 50)
+    broken = {(record.keyword, record.path) for record in found}
+    assert len(broken) >= 42
+    assert all(isinstance(record, InvalidInput) for record in found)
+
+
+def test_every_constraint_of_a_small_schema_is_broken_within_its_count() -> None:
+    schema = {**WIDE, "properties": dict(list(WIDE["properties"].items())[:8])}
+    # 17 constraints (16 and the extra key); Hypothesis spends a few examples on its own.
+    found = draw(invalid_inputs(schema), 25)
+    targets = coverage_of(schema, [], found)
+    assert [target for target in targets.missed if target[0] == "break"] == []
+
+
+def test_thirty_valid_values_reach_every_enum_value_and_both_booleans() -> None:
+    found = coverage_of(ENUMS, draw(from_schema(ENUMS), 30))
+    assert found.missed == []
+
+
+def test_the_first_example_is_still_the_simplest() -> None:
+    assert draw(from_schema(ENUMS), 1) == [{}]
+    first = draw(invalid_inputs(WIDE), 1)[0]
+    assert (first.value, first.keyword, first.path) == (None, "type", "$")
+
+
+def test_a_test_changing_its_input_does_not_change_the_next_examples() -> None:
+    values = draw(from_schema(ENUMS), 40)
+    for value in values:
+        value["spoiled"] = True
+    assert all("spoiled" not in value for value in draw(from_schema(ENUMS), 40))
+
+
+def test_a_failure_on_a_seed_replays_and_shrinks_without_flakiness() -> None:
+    """Hypothesis replays the failing choices and shrinks them: a seed is rebuilt from them."""
+    seen: list[InvalidInput] = []
+
+    @settings(max_examples=60, database=None, derandomize=True)
+    @given(invalid_inputs(WIDE))
+    def breaks_nothing_at_p17(record: InvalidInput) -> None:
+        seen.append(record)
+        assert record.path != "$.p17", record
+
+    with pytest.raises(AssertionError) as failed:
+        breaks_nothing_at_p17()
+    reported = failed.value.args[0]
+    assert "$.p17" in str(reported)
+    assert sum(record.path == "$.p17" for record in seen) >= 2  # found, then replayed
+
+
+def test_a_failure_found_on_a_seed_shrinks_as_far_as_plain_draws_do() -> None:
+    def flag3(value: dict[str, Any]) -> bool:
+        return value.get("flag3") is True
+
+    quiet = settings(database=None, derandomize=True)
+    plain = compiled(json.dumps(ENUMS, sort_keys=True)).checked
+    seeded = find(from_schema(ENUMS), flag3, settings=quiet)
+    assert seeded == find(plain, flag3, settings=quiet)
+    assert len(seeded) <= 3  # from a seed of up to 13 keys
