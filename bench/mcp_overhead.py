@@ -5,7 +5,9 @@ Prints per-transport latency (sequential calls), throughput (100 concurrent
 calls) and discovery of a 1000-tool catalog, each as littleghost / raw.
 The main discovery figures list 1000 real tool schemas (``bench/real_catalog.py``:
 the corpus in ``tests/data/tool_schemas``, cycled, each copy unique) over each
-transport; a last line keeps the synthetic catalog (one tiny schema repeated).
+transport, then in-process again reading every ``specification()`` (discovery
+freezes no schema: a first read does); a last line keeps the synthetic catalog
+(one tiny schema repeated).
 The HTTP server runs uvicorn in a thread on a TCP_NODELAY socket.
 """
 
@@ -119,9 +121,17 @@ async def measure_calls(client_factory: Callable[[], mcp.Client], calls: int) ->
 
 
 async def measure_discovery(
-    client_factory: Callable[[], mcp.Client], count: int, rounds: int = DISCOVERY_ROUNDS
+    client_factory: Callable[[], mcp.Client],
+    count: int,
+    rounds: int = DISCOVERY_ROUNDS,
+    *,
+    read_specifications: bool = False,
 ) -> dict[str, float]:
-    """Raw connect + ``list_tools`` against ``Toolset.tools()`` (connect, list, build)."""
+    """Raw connect + ``list_tools`` against ``Toolset.tools()`` (connect, list, build).
+
+    ``read_specifications`` adds reading every class's ``specification()`` (what
+    a model request sends), which freezes every schema discovery left unread.
+    """
 
     class Large(Toolset):
         def client(self, binding: lg.Binding) -> mcp.Client:
@@ -137,7 +147,10 @@ async def measure_discovery(
     async def littleghost() -> float:
         started = time.perf_counter()
         async with lg.Run() as run:
-            assert len(await Large.tools(lg.Binding(run=run))) == count
+            classes = await Large.tools(lg.Binding(run=run))
+            assert len(classes) == count
+            if read_specifications:
+                assert all(cls.specification()["input_schema"] for cls in classes)
         return time.perf_counter() - started
 
     raw_seconds, our_seconds = await interleaved(rounds, raw, littleghost)
@@ -199,6 +212,10 @@ async def discovery() -> None:
             print_discovery(
                 f"real schemas, {name}", await measure_discovery(factory, CATALOG_TOOLS)
             )
+        read = await measure_discovery(
+            transports["in-process"], CATALOG_TOOLS, read_specifications=True
+        )
+        print_discovery("  + every specification() read", read)
     synthetic = large_server(CATALOG_TOOLS)
     print_discovery(
         "synthetic schema, in-process",
