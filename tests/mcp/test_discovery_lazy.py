@@ -201,25 +201,32 @@ def _mutations(schema: Any) -> list[Any]:
     ]
 
 
-async def test_discovery_leaves_schemas_unread_and_a_read_freezes_them() -> None:
+async def test_discovery_leaves_schemas_unread_and_a_read_freezes_them(lg_leaks: Any) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     tools = [tool("ticket", inputSchema=LAZY, outputSchema=LAZY)]
-    (ticket,) = await toolset(tools).tools(lg.Binding())
-    remote = ticket._lg_remote  # type: ignore[attr-defined]
-    assert remote._input_schema is None and remote._mcp_tool is None  # nothing copied yet
-    schema = ticket.input_schema
-    assert schema == LAZY and schema is ticket.input_schema and schema is ticket().input_schema
-    specification = ticket.specification()
-    assert specification["input_schema"] is schema and specification is ticket.specification()
-    mcp_tool = ticket.mcp_tool  # type: ignore[attr-defined]
-    assert mcp_tool.input_schema is schema and mcp_tool.output_schema == LAZY
-    for frozen in (schema, specification["input_schema"], mcp_tool.output_schema):
-        for mutate in _mutations(frozen):
-            with pytest.raises(TypeError):
-                mutate()
-    assert schema == LAZY and mcp_tool.output_schema == LAZY
+    async with lg.Run() as run:
+        (ticket,) = await toolset(tools).tools(lg.Binding(run=run))
+        remote = ticket._lg_remote  # type: ignore[attr-defined]
+        assert remote._input_schema is None and remote._mcp_tool is None  # nothing copied yet
+        schema = ticket.input_schema
+        assert schema == LAZY and schema is ticket.input_schema
+        assert schema is ticket(lg.Binding(run=run)).input_schema
+        specification = ticket.specification()
+        assert specification["input_schema"] is schema and specification is ticket.specification()
+        mcp_tool = ticket.mcp_tool  # type: ignore[attr-defined]
+        assert mcp_tool.input_schema is schema and mcp_tool.output_schema == LAZY
+        for frozen in (schema, specification["input_schema"], mcp_tool.output_schema):
+            for mutate in _mutations(frozen):
+                with pytest.raises(TypeError):
+                    mutate()
+        assert schema == LAZY and mcp_tool.output_schema == LAZY
+    await baseline.assert_released()
 
 
-async def test_map_tool_sees_frozen_schemas_and_its_subclass_is_a_checked_tool() -> None:
+async def test_map_tool_sees_frozen_schemas_and_its_subclass_is_a_checked_tool(
+    lg_leaks: Any,
+) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
     seen: list[Any] = []
 
     class Renaming(toolset([tool("ticket", inputSchema=LAZY, outputSchema=LAZY)])):
@@ -227,29 +234,38 @@ async def test_map_tool_sees_frozen_schemas_and_its_subclass_is_a_checked_tool()
             seen.append(mcp_tool)
             return type("Renamed", (tool_class,), {"tool_name": "renamed", "regex_timeout": 0.5})
 
-    (renamed,) = await Renaming.tools(lg.Binding())
-    (mcp_tool,) = seen
-    with pytest.raises(TypeError):
-        mcp_tool.input_schema["properties"]["note"] = {}
-    assert renamed.mcp_tool is mcp_tool  # type: ignore[attr-defined]
-    assert renamed.specification() == {
-        "name": "renamed",
-        "description": "The ticket tool.",
-        "input_schema": LAZY,
-    }
-    result = await renamed().execute({"ticket": 0})
-    assert result.content == "Invalid tool input: $.ticket must be >= 1"
+    async with lg.Run() as run:
+        (renamed,) = await Renaming.tools(lg.Binding(run=run))
+        (mcp_tool,) = seen
+        with pytest.raises(TypeError):
+            mcp_tool.input_schema["properties"]["note"] = {}
+        assert renamed.mcp_tool is mcp_tool  # type: ignore[attr-defined]
+        assert renamed.specification() == {
+            "name": "renamed",
+            "description": "The ticket tool.",
+            "input_schema": LAZY,
+        }
+        result = await renamed(lg.Binding(run=run)).execute({"ticket": 0})
+        assert result.content == "Invalid tool input: $.ticket must be >= 1"
+    await baseline.assert_released()
 
 
-async def test_a_schema_whose_regexes_compile_compiles_on_first_use_and_applies_them() -> None:
-    (coded,) = await toolset([tool("coded", inputSchema=PATTERNED)]).tools(lg.Binding())
-    validator = coded._validator  # type: ignore[attr-defined]
-    assert hasattr(validator, "_pending")  # checked at discovery, compiled on first use
-    rejected = await coded().execute({"code": "abcd", "x-count": "many"})
-    assert rejected.content == (
-        'Invalid tool input: $.code must match pattern /^[A-Z]{3}$/; $["x-count"] must be integer'
-    )
-    assert (await coded().execute({"code": "ABC", "x-count": 3})).is_success
+async def test_a_schema_whose_regexes_compile_compiles_on_first_use_and_applies_them(
+    lg_leaks: Any,
+) -> None:
+    baseline: ResourceSnapshot = lg_leaks()
+    async with lg.Run() as run:
+        binding = lg.Binding(run=run)
+        (coded,) = await toolset([tool("coded", inputSchema=PATTERNED)]).tools(binding)
+        validator = coded._validator  # type: ignore[attr-defined]
+        assert hasattr(validator, "_pending")  # checked at discovery, compiled on first use
+        rejected = await coded(binding).execute({"code": "abcd", "x-count": "many"})
+        assert rejected.content == (
+            "Invalid tool input: $.code must match pattern /^[A-Z]{3}$/; "
+            '$["x-count"] must be integer'
+        )
+        assert (await coded(binding).execute({"code": "ABC", "x-count": 3})).is_success
+    await baseline.assert_released()
 
 
 def test_a_regex_that_fails_the_check_fails_the_schema_at_once() -> None:
