@@ -9,7 +9,8 @@ reference (``$ref`` and its kin, a base URI, a ``$schema`` to resolve) that
 does not resolve. A schema with neither compiles on first use; any other
 compiles at once, so every invalid schema still fails when it is declared
 (discovery, for MCP tools). The one-pass walk of ``_schema_walk`` also lets
-local references ("#/$defs/name") wait, once it has resolved each of them.
+local references ("#/$defs/name") wait, once it has resolved each of them,
+and regexes, once each compiles alone (``_validation.regexes_compile``).
 """
 
 from __future__ import annotations
