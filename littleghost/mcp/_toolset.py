@@ -210,7 +210,7 @@ async def _list_all(
     cursor: str | None = None
     while True:
         page = await connection.request(functools.partial(_list_page, cursor=cursor))
-        meter.page(len(page.tools), len(page.model_dump_json(by_alias=True, exclude_none=True)))
+        meter.page(len(page.tools), connection.wire.listed_bytes)
         for mcp_tool in page.tools:
             if not mcp_tool.name:
                 raise lg.ProtocolError("MCP server listed a tool with an empty name")

@@ -9,7 +9,8 @@ logs it and drops it, leaving the request that waited for it hanging.
 - anything the transport cannot parse breaks the connection (``Wire.fail``):
   every pending request fails at once with the reason, and so does every later one;
 - a ``tools/call`` result is measured while it is still plain JSON, before the
-  SDK builds a model object per content block.
+  SDK builds a model object per content block, and so is a ``tools/list``
+  page (``Wire.listed_bytes``, which discovery meters).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 import anyio
 import mcp
 import mcp_types as types
+import pydantic_core
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
@@ -49,6 +51,8 @@ class Wire:
         self._failure: lg.ProviderError | None = None
         self._receive_scope: anyio.CancelScope | None = None
         self.dispatcher: Any = None
+        # The JSON size of the last tools/list result, as the server sent it.
+        self.listed_bytes = 0
 
     @property
     def broken(self) -> bool:
@@ -179,6 +183,8 @@ class CheckedDispatcher:
             raise
         if method == "tools/call":
             check_result(raw, self._wire.bounds)
+        elif method == "tools/list":
+            self._wire.listed_bytes = len(pydantic_core.to_json(raw))
         return raw
 
     def __getattr__(self, name: str) -> Any:

@@ -362,3 +362,21 @@ def test_measuring_learns_what_freezing_learns_on_every_corpus_schema() -> None:
                             walked[1],
                         ), path.name
     assert compared > 1500
+
+
+async def test_the_catalog_is_metered_as_the_server_sent_it(lg_leaks: Any) -> None:
+    """``max_catalog_bytes`` counts a page's JSON before the SDK models it: fields it drops too."""
+    baseline: ResourceSnapshot = lg_leaks()
+
+    async def padded(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        return page([tool("small")]) | {"padding": "x" * 5000}
+
+    class Padded(Toolset):
+        max_catalog_bytes = 4000
+
+        def client(self, binding: lg.Binding) -> mcp.Client:
+            return mcp.Client(ScriptedTransport(padded))
+
+    with anyio.fail_after(10), pytest.raises(lg.ProtocolError, match=r"max_catalog_bytes \(4000\)"):
+        await Padded.tools(lg.Binding())
+    await baseline.assert_released()
