@@ -192,7 +192,10 @@ class Tool:
         try:
             if guarded:
                 with context.guard():
-                    value = await self._invoke(input)
+                    if self._call_is_async:  # one coroutine fewer, as below
+                        value = await self.call(input)
+                    else:
+                        value = await self._invoke(input)
             elif self._call_is_async:
                 value = await self.call(input)  # the common case, one coroutine fewer
             else:

@@ -35,6 +35,9 @@ T = TypeVar("T")
 GRACEFUL_CLOSE_SECONDS = 5.0
 """How long a close lets the SDK shut the transport down politely before cancelling it."""
 
+_CLOCK_SLACK = 1e-6
+"""How early an event loop may fire a deadline (asyncio: its clock's resolution)."""
+
 _FAILURE_SETTLE_SECONDS = 0.5
 """How long a closed-connection error waits for the host to learn why the transport died."""
 
@@ -70,23 +73,63 @@ class Connection:
         self, operation: Callable[[mcp.Client], Awaitable[T]], *, tool_call: bool = False
     ) -> T:
         """Run one SDK operation, translating its failures into littleghost errors."""
+        self._check_open()
+        try:
+            return await operation(self.client)
+        except Exception as error:
+            raise await self._translated(error, tool_call=tool_call) from None
+
+    async def call_tool(
+        self, request: types.CallToolRequest, call_timeout: float
+    ) -> types.CallToolResult | None:
+        """Send one ``tools/call``; ``None`` once it has run for ``call_timeout`` seconds.
+
+        Not ``Client.call_tool``: it validates structuredContent with Python's
+        backtracking ``re``, which a hostile outputSchema can stall; the caller
+        checks the output schema with linear-time regexes instead. In-process,
+        the SDK's dispatcher already runs the whole call in a timeout scope of
+        its own, which then bounds it: one cancel scope per call fewer. Over a
+        transport its clock starts only once the request is written (and pauses
+        while the server waits on a person), so a scope of ours bounds the call.
+        """
+        self._check_open()
+        session = self.client.session
+        if not self.wire.in_process:
+            with anyio.move_on_after(call_timeout):
+                try:
+                    return await session.send_request(request, types.CallToolResult)
+                except Exception as error:
+                    raise await self._translated(error, tool_call=True) from None
+            return None
+        started = anyio.current_time()
+        try:
+            return await session.send_request(request, types.CallToolResult, call_timeout)
+        except MCPError as error:
+            elapsed = anyio.current_time() - started
+            if error.code == types.REQUEST_TIMEOUT and elapsed >= call_timeout - _CLOCK_SLACK:
+                return None
+            raise await self._translated(error, tool_call=True) from None
+        except Exception as error:
+            raise await self._translated(error, tool_call=True) from None
+
+    def _check_open(self) -> None:
         if self._close_requested.is_set():
             raise lg.ProviderError("MCP connection is closed")
         if self.wire.broken:
             raise self.wire.error()
-        try:
-            return await operation(self.client)
-        except MCPError as error:
-            if error.code != types.CONNECTION_CLOSED:
-                raise translate(error, self._failure, tool_call=tool_call) from None
-            if self.wire.broken:
-                raise self.wire.error() from None
-            translated = translate(error, await self._settled_failure())
-            if self.wire.loop_ended and isinstance(translated, lg.ProviderError):
-                self.wire.fail(translated)  # a closed connection stays closed: later calls fail now
-            raise translated from None
-        except Exception as error:
-            raise translate(error, self._failure) from None
+
+    async def _translated(self, error: Exception, *, tool_call: bool) -> BaseException:
+        """The littleghost error for what an SDK operation raised."""
+        if not isinstance(error, MCPError):
+            return translate(error, self._failure)
+        if error.code != types.CONNECTION_CLOSED:
+            return translate(error, self._failure, tool_call=tool_call)
+        if self.wire.broken:
+            return self.wire.error()
+        translated = translate(error, await self._settled_failure())
+        if self.wire.loop_ended and isinstance(translated, lg.ProviderError):
+            self.wire.fail(translated)  # a closed connection stays closed: later calls fail now
+        return translated
 
     def acquire(self) -> None:
         """Count one more tool instance that shares the connection."""

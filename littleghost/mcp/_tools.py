@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import anyio
-import mcp
 import mcp_types as types
 
 import littleghost as lg
@@ -131,32 +129,13 @@ class RemoteTool:
             )
         return self._mcp_tool
 
-    async def call(self, tool: lg.Tool, input: Mapping[str, Any]) -> Any:
-        arguments = input if isinstance(input, dict) else dict(input)
-        if not instrumentation.active():
-            return await self._call(tool, arguments)
-        # The run's guard around this call cancels it: its context says whether for
-        # the deadline or the token.
-        with instrumentation.measure(
-            "mcp_call", tool.context, toolset=self.toolset_name, tool=self.name
-        ):
-            return await self._call(tool, arguments)
-
-    async def _call(self, tool: lg.Tool, arguments: dict[str, Any]) -> Any:
-        name = self.name
+    async def call(self, tool: lg.Tool, arguments: dict[str, Any]) -> Any:
+        """Call the tool on the server and map its result (``call_timeout`` bounds the call)."""
+        name = self.tool.name
         request = types.CallToolRequest(
             params=types.CallToolRequestParams(name=name, arguments=arguments)
         )
-
-        async def send(client: mcp.Client) -> types.CallToolResult:
-            # Not Client.call_tool: it validates structuredContent with Python's
-            # backtracking ``re``, which a hostile outputSchema can stall; the
-            # output schema is checked below with linear-time regexes instead.
-            return await client.session.send_request(request, types.CallToolResult)
-
-        result: types.CallToolResult | None = None
-        with anyio.move_on_after(self.call_timeout):
-            result = await self.connection.request(send, tool_call=True)
+        result = await self.connection.call_tool(request, self.call_timeout)
         if result is None:
             raise lg.ProviderError(
                 f"MCP tool {name} exceeded call_timeout ({self.call_timeout:g} s); "
@@ -212,7 +191,16 @@ class _RemoteToolBase(lg.Tool):
             remote.connection.acquire()
 
     async def call(self, input: Mapping[str, Any]) -> Any:
-        return await self._lg_remote.call(self, input)
+        remote = self._lg_remote
+        arguments = input if type(input) is dict else dict(input)
+        if not instrumentation.active():
+            return await remote.call(self, arguments)
+        # The run's guard around this call cancels it: its context says whether for
+        # the deadline or the token.
+        with instrumentation.measure(
+            "mcp_call", self.context, toolset=remote.toolset_name, tool=remote.name
+        ):
+            return await remote.call(self, arguments)
 
     async def close(self) -> None:
         if self.__dict__.pop("_lg_mcp_open", False):
