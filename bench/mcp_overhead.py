@@ -1,6 +1,7 @@
 """MCP toolset overhead: a Toolset tool call against raw ``mcp.Client.call_tool``.
 
-Run: ``python bench/mcp_overhead.py [--calls N] [--backend asyncio|trio]``.
+Run: ``python bench/mcp_overhead.py [--calls N] [--backend asyncio|trio]
+[--calls-only | --discovery-only]``.
 Prints per-transport latency (sequential calls), throughput (100 concurrent
 calls) and discovery of a 1000-tool catalog, each as littleghost / raw.
 The main discovery figures list 1000 real tool schemas (``bench/real_catalog.py``:
@@ -164,7 +165,7 @@ def print_discovery(label: str, d: dict[str, float]) -> None:
     )
 
 
-async def main(calls: int) -> None:
+async def main(calls: int, calls_only: bool = False) -> None:
     logging.disable(logging.WARNING)  # the SDK's servers log every request at INFO
     server = build_server()
     stdio = StdioServerParameters(
@@ -187,7 +188,8 @@ async def main(calls: int) -> None:
                 f"{f['lg_call'] / f['raw_call']:5.2f}x   {f['raw_throughput']:11.0f} "
                 f"{f['lg_throughput']:10.0f} {f['lg_throughput'] / f['raw_throughput']:5.2f}x"
             )
-    await discovery()
+    if not calls_only:
+        await discovery()
 
 
 async def discovery() -> None:
@@ -230,9 +232,12 @@ if __name__ == "__main__":
     parser.add_argument(
         "--discovery-only", action="store_true", help="skip the call figures: discovery only"
     )
+    parser.add_argument(
+        "--calls-only", action="store_true", help="skip the discovery figures: calls only"
+    )
     options = parser.parse_args()
     logging.disable(logging.WARNING)  # the SDK's servers log every request at INFO
     if options.discovery_only:
         anyio.run(discovery, backend=options.backend)
     else:
-        anyio.run(main, options.calls, backend=options.backend)
+        anyio.run(main, options.calls, options.calls_only, backend=options.backend)
