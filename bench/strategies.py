@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +148,13 @@ def build_seconds(width: int = 40, repeats: int = 5) -> float:
     return statistics.median(timings)
 
 
+def _past_budget(targets: set[tuple[str, ...]], examples: int) -> int:
+    """Enum targets no run of ``examples`` values can reach: past ``examples`` values at
+    one place outside arrays (one value holds one of them there)."""
+    places = Counter(t[1] for t in targets if t[0] == "enum" and "[" not in t[1])
+    return sum(max(0, count - examples) for count in places.values())
+
+
 def coverage(corpus: list[tuple[str, dict[str, Any]]], examples: int) -> dict[str, Any]:
     """Per-schema and total coverage of valid values and invalid inputs."""
     sys.path.insert(0, str(ROOT))
@@ -159,7 +167,8 @@ def coverage(corpus: list[tuple[str, dict[str, Any]]], examples: int) -> dict[st
         valid, invalid = found.part(invalid=False), found.part(invalid=True)
         rows.append(
             {"tool": tool, "valid": valid, "invalid": invalid, "ratio": found.ratio,
-             "missed": [list(target) for target in found.missed]}
+             "missed": [list(target) for target in found.missed],
+             "valid_ceiling": valid[1] - _past_budget(found.targets, examples)}
         )  # fmt: skip
     seconds = time.perf_counter() - started
 
@@ -185,6 +194,21 @@ def coverage(corpus: list[tuple[str, dict[str, Any]]], examples: int) -> dict[st
         shares = [schema_share(row, key) for row in rows]
         print(f"| {name} | {pair[0]:,} / {pair[1]:,} | {share(pair):.1%} "
               f"| {sum(s < 0.9 for s in shares)} | {min(shares):.0%} |")  # fmt: skip
+    # One invalid input breaks one constraint: past `examples` constraints, no run can
+    # reach them all. The budget's own ceiling is min(constraints, examples) per schema.
+    ceiling = sum(min(row["invalid"][1], examples) for row in rows)
+    capped = [
+        row["invalid"][0] / min(row["invalid"][1], examples) for row in rows if row["invalid"][1]
+    ]
+    low = sum(s < 0.9 for s in capped)
+    print(f"| invalid inputs, of what {examples} inputs can break | {invalid[0]:,} / {ceiling:,} "
+          f"| {invalid[0] / ceiling:.1%} | {low} | {min(capped):.0%} |")  # fmt: skip
+    # Likewise one value holds one enum value at a place outside arrays.
+    ceiling = sum(row["valid_ceiling"] for row in rows)
+    capped = [row["valid"][0] / row["valid_ceiling"] for row in rows if row["valid_ceiling"]]
+    low = sum(s < 0.9 for s in capped)
+    print(f"| valid values, of what {examples} values can reach | {valid[0]:,} / {ceiling:,} "
+          f"| {valid[0] / ceiling:.1%} | {low} | {min(capped):.0%} |")  # fmt: skip
     shares = [row["ratio"] for row in rows]
     print(f"| all | {both[0]:,} / {both[1]:,} | {share(both):.1%} "
           f"| {sum(s < 0.9 for s in shares)} | {min(shares):.0%} |")  # fmt: skip

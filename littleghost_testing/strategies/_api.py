@@ -26,7 +26,7 @@ SchemaSource = Mapping[str, Any] | bool | type
 # Fixed draws a schema's valid seeds are chosen from (more while they reach new
 # shapes, up to _MOST), and tries per constraint site.
 _CANDIDATES = 48
-_MOST = 240
+_MOST = 192
 _SITE_TRIES = 4
 
 

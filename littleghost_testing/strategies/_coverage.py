@@ -10,7 +10,7 @@ targets, each named by the schema location it belongs to:
 - invalid inputs: each constraint, at each location, that can be broken alone
   (a keyword outside ``anyOf``/``oneOf``/``not``/``if``, not implied by a
   sibling: ``type`` beside ``enum`` cannot fail alone, nor the looser of two
-  bounds).
+  bounds, nor ``minLength: 1`` beside a pattern the empty string fails).
 
 Locations follow the instance: ``$.a`` for property ``a``, ``$.a[]`` for its
 items, ``$.a[0]`` for a ``prefixItems`` position, ``$.*`` for other keys, and
@@ -31,6 +31,7 @@ from ._drafts import to_2020_12
 from ._errors import SchemaError
 from ._in_turn import Seed
 from ._invalid import InvalidInput
+from ._patterns import search
 
 __all__ = ["EXAMPLES", "Coverage", "coverage_of", "covering", "measure", "one_per_break"]
 
@@ -342,7 +343,17 @@ def _alone(node: dict[str, Any]) -> list[str]:
         if inclusive in node and exclusive in node:
             looser = inclusive if _looser(inclusive, node) else exclusive
             found.remove(looser)
+    pattern = node.get("pattern")
+    if node.get("minLength") == 1 and isinstance(pattern, str) and not _matches_empty(pattern):
+        found.remove("minLength")  # the empty string breaks the pattern too
     return found
+
+
+def _matches_empty(pattern: str) -> bool:
+    try:
+        return search(pattern, "")
+    except SchemaError:
+        return True  # a pattern we cannot read: count the target
 
 
 def _looser(inclusive: str, node: dict[str, Any]) -> bool:
