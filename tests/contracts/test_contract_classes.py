@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 import toolset_targets  # noqa: F401 - loads the MCP stack here, not inside a pytester run
+from hypothesis import settings
 
 # (pytester's in-process runs unload what they imported; the SDK's crypto cannot be reloaded)
 
@@ -128,5 +129,9 @@ def test_unset_options_take_the_active_hypothesis_profile(pytester: pytest.Pytes
         for cls in ("TestFromProfile", "TestExplicit")
         for name in checks
     ]
-    result = pytester.runpytest("-q", *chosen, "test_user_suite.py::test_zz_budgets")
+    previous = settings.get_current_profile_name()
+    try:
+        result = pytester.runpytest("-q", *chosen, "test_user_suite.py::test_zz_budgets")
+    finally:
+        settings.load_profile(previous)  # the inner suite ran in this process and loaded "tiny"
     result.assert_outcomes(passed=9)
