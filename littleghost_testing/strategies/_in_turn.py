@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 # The chance that an example skips the seeds while some are left: small, because
 # each plain example also spawns up to five of Hypothesis's mutated copies.
-_PLAIN_SHARE = 0.001
+_PLAIN_SHARE = 0.02
 _CHOICE_KINDS = ("integer", "float", "string", "bytes", "boolean")
 
 
