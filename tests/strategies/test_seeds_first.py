@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from littleghost_testing.strategies import InvalidInput, from_schema, invalid_inputs
 from littleghost_testing.strategies._api import compiled
 from littleghost_testing.strategies._coverage import coverage_of
+from littleghost_testing.strategies._in_turn import draw_outside
 
 # Thirty integer properties: 60 constraints (type and maximum of each), and
 # thirty optional keys with a six-value enum beside them.
@@ -102,3 +103,15 @@ def test_a_failure_found_on_a_seed_shrinks_as_far_as_plain_draws_do() -> None:
     seeded = find(from_schema(ENUMS), flag3, settings=quiet)
     assert seeded == find(plain, flag3, settings=quiet)
     assert len(seeded) <= 3  # from a seed of up to 13 keys
+
+
+def test_a_draw_whose_filter_runs_dry_gives_no_seed() -> None:
+    assert draw_outside(st.integers().filter(lambda _: False)) is None
+    assert draw_outside(st.integers().filter(lambda _: False), seed=3) is None
+    seed = draw_outside(st.integers(5, 9), seed=3)
+    assert seed is not None and 5 <= seed.value <= 9
+    assert draw_outside(st.integers(5, 9), seed=3) == seed  # the same in every process
+
+
+def test_a_schema_with_one_value_has_no_seeds_and_still_draws_it() -> None:
+    assert draw(from_schema({"const": 7}), 5) == [7]
