@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections.abc import Callable
 from contextlib import suppress
@@ -15,7 +16,8 @@ from ._errors import CancelledError
 
 __all__ = ["CancellationToken"]
 
-_Listener = tuple[int, Callable[[Callable[[], object]], object], Callable[[], object]]
+_Schedule = Callable[[Callable[[], object]], object]
+_Listener = tuple[int, _Schedule, Callable[[], object]]
 
 
 class CancellationToken:
@@ -26,13 +28,15 @@ class CancellationToken:
     handlers of other loops, or the loop itself.
     """
 
-    __slots__ = ("_cancelled", "_listeners", "_lock", "_reason")
+    __slots__ = ("_cancelled", "_listeners", "_lock", "_reason", "_scopes")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._cancelled = False
         self._reason: str | None = None
         self._listeners: dict[object, _Listener] = {}
+        # Attached cancel scopes, one set per event loop (keyed by how to reach it).
+        self._scopes: dict[_Schedule, tuple[int, set[anyio.CancelScope]]] = {}
 
     def __repr__(self) -> str:
         state = f"cancelled, reason={self._reason!r}" if self._cancelled else "active"
@@ -55,6 +59,10 @@ class CancellationToken:
             self._reason = reason
             listeners = list(self._listeners.values())
             self._listeners.clear()
+            # Copies taken at once (under the GIL): loops detach without the lock.
+            for schedule, (thread_id, scopes) in list(self._scopes.items()):
+                listeners.append((thread_id, schedule, functools.partial(_cancel_all, [*scopes])))
+            self._scopes.clear()
         here = threading.get_ident()
         for thread_id, schedule, callback in listeners:
             if thread_id == here:
@@ -93,6 +101,34 @@ class CancellationToken:
         callback()
         return _nothing
 
+    def attach(self, scope: anyio.CancelScope) -> bool:
+        """Cancel ``scope`` on its event loop's thread when the token is cancelled.
+
+        ``False`` if the token already is (``scope`` is then left alone). Every
+        guarded tool call attaches its scope, so this costs a set insertion,
+        not a listener: one set per event loop. ``detach`` it when it exits.
+        """
+        if self._cancelled:
+            return False
+        schedule = threadsafe_scheduler()
+        attached = self._scopes.get(schedule)
+        if attached is None:
+            attached = self._scopes.setdefault(schedule, (threading.get_ident(), set()))
+        attached[1].add(scope)
+        if self._cancelled:  # cancel() may have taken the sets before ours was in one
+            self.detach(scope)
+            return False
+        return True
+
+    def detach(self, scope: anyio.CancelScope) -> None:
+        """Stop watching ``scope``; from the thread that attached it."""
+        schedule = threadsafe_scheduler()
+        attached = self._scopes.get(schedule)
+        if attached is not None:
+            attached[1].discard(scope)
+            if not attached[1]:
+                self._scopes.pop(schedule, None)
+
     def _forget(self, key: object) -> None:
         with self._lock:
             self._listeners.pop(key, None)
@@ -100,6 +136,11 @@ class CancellationToken:
 
 def _nothing() -> None:
     return None
+
+
+def _cancel_all(scopes: list[anyio.CancelScope]) -> None:
+    for scope in scopes:
+        scope.cancel()
 
 
 def threadsafe_scheduler() -> Callable[[Callable[[], object]], object]:

@@ -58,8 +58,12 @@ class RunContext:
     def check(self) -> None:
         """Raise ``CancelledError`` or ``DeadlineExceededError`` if the run must stop."""
         self.cancellation.raise_if_cancelled()
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if self._past_deadline():
             raise DeadlineExceededError("The run's deadline has passed")
+
+    def _past_deadline(self) -> bool:
+        """Whether the run has a deadline and it has passed."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     def remaining_time(self, maximum: float | None = None) -> float | None:
         """Seconds left before the deadline (never negative), capped at ``maximum``."""
@@ -81,10 +85,11 @@ class Guard:
     control-flow error, so tool code cannot turn a cancel into a result.
     """
 
-    __slots__ = ("_context", "_remove", "_scope")
+    __slots__ = ("_context", "_scope", "stopped")
 
     def __init__(self, context: RunContext) -> None:
         self._context = context
+        self.stopped: BaseException | None = None
 
     def __enter__(self) -> Guard:
         context = self._context
@@ -92,10 +97,22 @@ class Guard:
         deadline = math.inf
         if context.deadline is not None:
             deadline = anyio.current_time() + (context.deadline - time.monotonic())
-        self._scope = anyio.CancelScope(deadline=deadline)
-        self._scope.__enter__()
-        self._remove = context.cancellation.listen(self._scope.cancel)
+        scope = self._scope = anyio.CancelScope(deadline=deadline)
+        scope.__enter__()
+        if not context.cancellation.attach(scope):
+            scope.cancel()
         return self
+
+    def stop(self, error: BaseException) -> None:
+        """End the block early, from its event loop's thread: its outcome is ``error``.
+
+        A limit of the tool's own (an MCP ``call_timeout``) stops the block
+        through the scope the guard already holds rather than a scope of its
+        own. A stop of the run (cancellation, deadline) still wins.
+        """
+        if self.stopped is None:
+            self.stopped = error
+            self._scope.cancel()
 
     def __exit__(
         self,
@@ -103,15 +120,21 @@ class Guard:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        self._remove()
         scope = self._scope
+        self._context.cancellation.detach(scope)
         swallowed = scope.__exit__(exc_type, exc, traceback)
         if not scope.cancel_called:
             return  # only a cancel of our own can have been swallowed
         outer = exc is not None and not isinstance(exc, Exception) and not scope.cancelled_caught
         if outer and not swallowed:
             return  # an outer cancellation or an interrupt: let it through
-        token = self._context.cancellation
+        context = self._context
+        token = context.cancellation
         if token.cancelled:
             raise CancelledError(token.reason or "The run was cancelled") from exc
+        stopped = self.stopped
+        if stopped is not None and not context._past_deadline():
+            if exc is stopped:
+                return  # the block raised it already
+            raise stopped from exc
         raise DeadlineExceededError("The run's deadline has passed") from exc

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from . import instrumentation
 from ._backtracking import DEFAULT_REGEX_TIMEOUT
 from ._binding import Binding
-from ._context import RunContext
+from ._context import Guard, RunContext
 from ._errors import CleanupError, ConfigurationError, ToolError
 from ._frozen import FrozenDict, freeze
 from ._injection import context_parameter, forwarding_call
@@ -21,15 +21,24 @@ from ._schema_walk import freeze_within
 from ._validation import MAX_SCHEMA_DEPTH, SchemaValidator, json_problem, schema_problem
 from ._workers import run_in_worker
 
-__all__ = ["Tool", "snake_case"]
+__all__ = ["Tool", "running_guard", "snake_case"]
 
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DEFAULT_SCHEMA: Mapping[str, Any] = {"type": "object"}
 
-# The (tool, context) pairs of the ``execute`` calls running in this task, innermost last.
-_executing: ContextVar[tuple[tuple[Tool, RunContext], ...]] = ContextVar(
+# The ``execute`` calls running in this task, innermost last: the tool, its context
+# and its run's guard (None for a call without a context).
+_executing: ContextVar[tuple[tuple[Tool, RunContext, Guard | None], ...]] = ContextVar(
     "littleghost_executing", default=()
 )
+
+
+def running_guard(tool: Tool) -> Guard | None:
+    """The guard around ``tool``'s ``execute`` running in this task, if any."""
+    for running, _, guard in reversed(_executing.get()):
+        if running is tool:
+            return guard
+    return None
 
 
 def snake_case(name: str) -> str:
@@ -151,7 +160,7 @@ class Tool:
     @property
     def context(self) -> RunContext | None:
         """The RunContext of this tool's ``execute`` running in the current task."""
-        for tool, context in reversed(_executing.get()):
+        for tool, context, _ in reversed(_executing.get()):
             if tool is self:
                 return context
         return None
@@ -188,10 +197,11 @@ class Tool:
         if problem is not None or not validator.accepts(input):
             message = "Invalid tool input: " + (problem or validator.report(input))
             return ExecutionResult.failure(message, ToolError(message))
-        reset = _executing.set((*_executing.get(), (self, context)))
+        guard = context.guard() if guarded else None
+        reset = _executing.set((*_executing.get(), (self, context, guard)))
         try:
-            if guarded:
-                with context.guard():
+            if guard is not None:
+                with guard:
                     if self._call_is_async:  # one coroutine fewer, as below
                         value = await self.call(input)
                     else:

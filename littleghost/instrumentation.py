@@ -218,4 +218,11 @@ def _type_name(error: BaseException) -> str:
 
 
 def _tracing() -> bool:
-    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
+    """Whether a tracer provider is set: OpenTelemetry sets its global at most once.
+
+    ``trace.get_tracer_provider()`` would look the environment up on every call
+    until then, costing more than the rest of a tool call's bookkeeping. A
+    provider that ``OTEL_PYTHON_TRACER_PROVIDER`` names was loaded when this
+    module asked for its tracer, as OpenTelemetry loads it on first use.
+    """
+    return trace._TRACER_PROVIDER is not None  # pyright: ignore[reportPrivateUsage]

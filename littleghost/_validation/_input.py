@@ -62,6 +62,8 @@ def _scan(value: object, max_depth: int) -> bool:
     by one, and wide levels are checked as a whole, which bounds the work a
     repeated small container can cause.
     """
+    if type(value) is dict and _flat_object(value):
+        return True  # the commonest input: one object of strings and numbers
     level: list[Any] = [value]
     large: set[int] = set()
     depth = 0
@@ -120,6 +122,20 @@ def _scan_level(level: list[Any], large: set[int]) -> tuple[list[Any], bool] | N
         else:
             return None  # other subclasses and tuples: the slow path checks them
     return children, nested
+
+
+def _flat_object(item: dict[Any, Any]) -> bool:
+    """Whether a dict holds only ASCII string keys and ASCII strings, ints, bools or None."""
+    for key, child in item.items():
+        if type(key) is not str or not key.isascii():
+            return False
+        kind = type(child)
+        if kind is str:
+            if not child.isascii():
+                return False
+        elif kind is not int and kind is not bool and child is not None:
+            return False
+    return True
 
 
 def _met_before(container: Any, large: set[int]) -> bool:

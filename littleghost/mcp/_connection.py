@@ -26,6 +26,7 @@ import littleghost as lg
 
 from ._bounds import Bounds
 from ._failures import translate, translate_connect_failure
+from ._watchdog import Watchdog
 from ._wire import install
 
 __all__ = ["Connection"]
@@ -35,9 +36,6 @@ T = TypeVar("T")
 GRACEFUL_CLOSE_SECONDS = 5.0
 """How long a close lets the SDK shut the transport down politely before cancelling it."""
 
-_CLOCK_SLACK = 1e-6
-"""How early an event loop may fire a deadline (asyncio: its clock's resolution)."""
-
 _FAILURE_SETTLE_SECONDS = 0.5
 """How long a closed-connection error waits for the host to learn why the transport died."""
 
@@ -45,9 +43,10 @@ _FAILURE_SETTLE_SECONDS = 0.5
 class Connection:
     """A connected client shared by generated tools; closed exactly once by its owner."""
 
-    def __init__(self, client: mcp.Client, bounds: Bounds) -> None:
+    def __init__(self, client: mcp.Client, bounds: Bounds, call_timeout: float) -> None:
         self.client = client
         self.wire = install(client, bounds)
+        self.watchdog = Watchdog(call_timeout)
         self._ready = anyio.Event()
         self._close_requested = anyio.Event()
         self._done = anyio.Event()
@@ -80,37 +79,24 @@ class Connection:
             raise await self._translated(error, tool_call=tool_call) from None
 
     async def call_tool(
-        self, request: types.CallToolRequest, call_timeout: float
-    ) -> types.CallToolResult | None:
-        """Send one ``tools/call``; ``None`` once it has run for ``call_timeout`` seconds.
+        self, request: types.CallToolRequest, stop: Callable[[], object]
+    ) -> types.CallToolResult:
+        """Send one ``tools/call``; past ``call_timeout`` the watchdog calls ``stop()``.
 
         Not ``Client.call_tool``: it validates structuredContent with Python's
         backtracking ``re``, which a hostile outputSchema can stall; the caller
-        checks the output schema with linear-time regexes instead. In-process,
-        the SDK's dispatcher already runs the whole call in a timeout scope of
-        its own, which then bounds it: one cancel scope per call fewer. Over a
-        transport its clock starts only once the request is written (and pauses
-        while the server waits on a person), so a scope of ours bounds the call.
+        checks the output schema with linear-time regexes instead. Nor the SDK's
+        own request timeout: in-process it is a timer per call, and over a
+        transport its clock starts only once the request is written.
         """
         self._check_open()
-        session = self.client.session
-        if not self.wire.in_process:
-            with anyio.move_on_after(call_timeout):
-                try:
-                    return await session.send_request(request, types.CallToolResult)
-                except Exception as error:
-                    raise await self._translated(error, tool_call=True) from None
-            return None
-        started = anyio.current_time()
+        key = self.watchdog.watch(stop)
         try:
-            return await session.send_request(request, types.CallToolResult, call_timeout)
-        except MCPError as error:
-            elapsed = anyio.current_time() - started
-            if error.code == types.REQUEST_TIMEOUT and elapsed >= call_timeout - _CLOCK_SLACK:
-                return None
-            raise await self._translated(error, tool_call=True) from None
+            return await self.client.session.send_request(request, types.CallToolResult)
         except Exception as error:
             raise await self._translated(error, tool_call=True) from None
+        finally:
+            self.watchdog.forget(key)
 
     def _check_open(self) -> None:
         if self._close_requested.is_set():
@@ -165,7 +151,7 @@ class Connection:
             with self._scope:
                 async with self.client:
                     self._ready.set()
-                    await self._close_requested.wait()
+                    await self.watchdog.run_until(self._close_requested)
         except Exception as error:  # the transport's own failure; callers see it translated
             self._failure = error
         finally:

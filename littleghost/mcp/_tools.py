@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+import anyio
 import mcp_types as types
 
 import littleghost as lg
 from littleghost import instrumentation
+from littleghost._context import Guard
 from littleghost._frozen import FrozenDict, freeze
 from littleghost._schema_walk import freeze_within
+from littleghost._tool import running_guard
 from littleghost._validation import MAX_SCHEMA_DEPTH, SchemaValidator
 
 from ._bounds import Bounds, CatalogMeter
@@ -67,7 +70,6 @@ class RemoteTool:
         "_input_schema",
         "_mcp_tool",
         "bounds",
-        "call_timeout",
         "connection",
         "input_validator",
         "output_validator",
@@ -86,7 +88,6 @@ class RemoteTool:
         toolset: Toolset,
         bounds: Bounds,
         owner: Owner,
-        call_timeout: float,
     ) -> None:
         """Measure ``tool``'s schemas against the bounds and check them (a ``ProtocolError``)."""
         self.tool = tool
@@ -101,7 +102,6 @@ class RemoteTool:
         self.toolset_name = type(toolset).__name__
         self.bounds = bounds
         self.owner = owner
-        self.call_timeout = call_timeout
         self._input_schema: Mapping[str, Any] | None = None
         self._mcp_tool: types.Tool | None = None
 
@@ -131,19 +131,17 @@ class RemoteTool:
 
     async def call(self, tool: lg.Tool, arguments: dict[str, Any]) -> Any:
         """Call the tool on the server and map its result (``call_timeout`` bounds the call)."""
-        name = self.tool.name
         request = types.CallToolRequest(
-            params=types.CallToolRequestParams(name=name, arguments=arguments)
+            params=types.CallToolRequestParams(name=self.tool.name, arguments=arguments)
         )
-        result = await self.connection.call_tool(request, self.call_timeout)
-        if result is None:
-            raise lg.ProviderError(
-                f"MCP tool {name} exceeded call_timeout ({self.call_timeout:g} s); "
-                "raise the Toolset's call_timeout for a slow tool"
-            )
+        guard = running_guard(tool)
+        if guard is None:
+            result = await self._send_unguarded(request)
+        else:
+            result = await self._send_guarded(request, guard)
         converted = convert_result(
             result,
-            tool_name=name,
+            tool_name=self.tool.name,
             output_validator=self.output_validator,
             bounds=self.bounds,
             max_depth=type(tool).max_input_depth,
@@ -158,6 +156,35 @@ class RemoteTool:
         if converted.artifacts and not isinstance(value, lg.Result):
             return lg.Result(value, artifacts=converted.artifacts)
         return value
+
+    async def _send_guarded(self, request: types.CallToolRequest, guard: Guard) -> Any:
+        """Send within ``execute``'s guard: past ``call_timeout`` the watchdog stops it."""
+
+        def stop() -> None:
+            guard.stop(self.timed_out())
+
+        try:
+            return await self.connection.call_tool(request, stop)
+        except anyio.get_cancelled_exc_class():
+            if guard.stopped is not None:  # ours: the guard raises it, and so do we for events
+                raise guard.stopped from None
+            raise
+
+    async def _send_unguarded(self, request: types.CallToolRequest) -> Any:
+        """Send from a ``call`` outside ``execute``: a scope of its own bounds it."""
+        result = None
+        with anyio.CancelScope() as scope:
+            result = await self.connection.call_tool(request, scope.cancel)
+        if result is None:
+            raise self.timed_out()
+        return result
+
+    def timed_out(self) -> lg.ProviderError:
+        seconds = self.connection.watchdog.seconds
+        return lg.ProviderError(
+            f"MCP tool {self.tool.name} exceeded call_timeout ({seconds:g} s); "
+            "raise the Toolset's call_timeout for a slow tool"
+        )
 
 
 def _frozen_copy(schema: Any) -> Any:

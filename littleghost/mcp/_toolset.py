@@ -147,7 +147,7 @@ class Toolset:
             raise lg.ConfigurationError(
                 f"{type(self).__name__}.client() must return a fresh, unconnected mcp.Client"
             )
-        connection = Connection(client, bounds)
+        connection = Connection(client, bounds, call_timeout)
         try:
             await connection.open()
             owner: Owner = "run" if run is not None else "instances"
@@ -159,7 +159,6 @@ class Toolset:
                 toolset=self,
                 bounds=bounds,
                 owner=owner,
-                call_timeout=call_timeout,
             )
             classes = self._build(await _list_all(connection, meter, remote), binding)
             if run is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import threading
 import time
@@ -493,3 +494,64 @@ def test_binding_equality_and_hash() -> None:
     assert lg.Binding(agent="a") == lg.Binding(agent="a")
     assert lg.Binding(agent="a") != lg.Binding(agent="b")
     assert hash(lg.Binding(agent="a")) == hash(lg.Binding(agent="a"))
+
+
+# -- guards attach their scopes to the token ----------------------------------------------
+
+
+class Sleeper(lg.Tool):
+    tool_name = "sleeper"
+
+    async def call(self, input: dict[str, Any]) -> str:
+        await anyio.sleep(10)
+        return "woke"
+
+
+async def test_guarded_calls_are_cancelled_from_another_thread_and_detach() -> None:
+    context = lg.RunContext()
+    outcomes: list[str] = []
+
+    async def one() -> None:
+        try:
+            await Sleeper().execute({}, context=context)
+        except lg.CancelledError as error:
+            outcomes.append(str(error))
+
+    timer = threading.Timer(0.05, context.cancellation.cancel, args=("from a thread",))
+    try:
+        with anyio.fail_after(5):
+            async with anyio.create_task_group() as tg:
+                for _ in range(5):
+                    tg.start_soon(one)
+                await anyio.sleep(0.01)
+                [(_, scopes)] = context.cancellation._scopes.values()  # one set for this loop
+                assert len(scopes) == 5
+                timer.start()
+    finally:
+        timer.cancel()
+    assert outcomes == ["from a thread"] * 5
+    assert context.cancellation._scopes == {}
+
+
+async def test_guards_that_end_leave_no_scope_attached() -> None:
+    class Quick(lg.Tool):
+        tool_name = "quick"
+
+        async def call(self, input: dict[str, Any]) -> str:
+            await anyio.sleep(0)
+            return "ok"
+
+    context = lg.RunContext()
+    async with anyio.create_task_group() as tg:
+        for _ in range(50):
+            tg.start_soon(functools.partial(Quick().execute, {}, context=context))
+    assert context.cancellation._scopes == {}
+    assert not context.cancellation.cancelled
+
+
+async def test_a_scope_attached_after_the_cancel_is_refused() -> None:
+    token = lg.CancellationToken()
+    token.cancel("early")
+    with anyio.CancelScope() as scope:
+        assert not token.attach(scope)
+    assert token._scopes == {}
