@@ -28,6 +28,8 @@ SchemaSource = Mapping[str, Any] | bool | type
 _CANDIDATES = 48
 _MOST = 192
 _SITE_TRIES = 4
+# A strategy's repr shows this much of its schema's JSON.
+_REPR_CHARS = 80
 
 
 def from_schema(schema: Mapping[str, Any] | bool) -> st.SearchStrategy[Any]:
@@ -78,7 +80,7 @@ class Compiled:
         # Construction is exact for the keywords it handles; the final check
         # guarantees that no value breaking the schema ever reaches a test.
         self.checked = self.constructed.filter(self.validator.is_valid)
-        self.valid = SeedsFirst(self._valid_seeds, self.checked)
+        self.valid = SeedsFirst(self._valid_seeds, self.checked, f"from_schema({self.summary})")
 
     def _valid_seeds(self) -> list[Seed[Any]]:
         """A few draws that between them reach every shape fixed draws reach, smallest first."""
@@ -115,7 +117,14 @@ class Compiled:
 
     @functools.cached_property
     def invalid(self) -> st.SearchStrategy[InvalidInput]:
-        return SeedsFirst(self._invalid_seeds, self.invalid_drawn)
+        label = f"invalid_inputs({self.summary})"
+        return SeedsFirst(self._invalid_seeds, self.invalid_drawn, label)
+
+    @property
+    def summary(self) -> str:
+        """The schema's JSON, shortened for a repr."""
+        text = json.dumps(self.schema, sort_keys=True)
+        return text if len(text) <= _REPR_CHARS else text[: _REPR_CHARS - 3] + "..."
 
     def _invalid_seeds(self) -> list[Seed[InvalidInput]]:
         """Per constraint broken, the first of a few fixed draws of each site, smallest first."""

@@ -51,11 +51,14 @@ class Seed(Generic[T]):
 class SeedsFirst(SearchStrategy[T]):
     """``seeds()`` (computed on first use, then kept), each once, then ``plain`` draws."""
 
-    def __init__(self, seeds: Callable[[], Sequence[Seed[T]]], plain: SearchStrategy[T]) -> None:
+    def __init__(
+        self, seeds: Callable[[], Sequence[Seed[T]]], plain: SearchStrategy[T], label: str
+    ) -> None:
         super().__init__()
         self._make_seeds = seeds
         self._seeds: Sequence[Seed[T]] | None = None
         self.plain = plain
+        self._label = label
 
     def seeds(self) -> Sequence[Seed[T]]:
         if self._seeds is None:
@@ -74,7 +77,9 @@ class SeedsFirst(SearchStrategy[T]):
             return data.draw(self.plain)
 
     def __repr__(self) -> str:
-        return f"seeds_first({self.plain!r})"
+        # Not the plain strategy's: Hypothesis spells out every argument of every
+        # layer, tens of kilobytes for a large schema (and warns about it).
+        return self._label
 
 
 @contextmanager

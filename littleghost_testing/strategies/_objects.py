@@ -8,7 +8,6 @@ unsatisfiable) are left out when optional and reported when required;
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import strategies as st
@@ -88,18 +87,41 @@ def objects(
     return _draw_object(_Plan(required, order, take, depends, values, limit, low, extra))
 
 
-@dataclass(frozen=True, slots=True)
 class _Plan:
-    """What one object schema allows, worked out once when the strategy is built."""
+    """What one object schema allows, worked out once when the strategy is built.
 
-    required: list[str]
-    order: st.SearchStrategy[list[str]]
-    take: st.SearchStrategy[bool]
-    depends: dict[str, list[str]]
-    values: dict[str, st.SearchStrategy[Any]]
-    limit: int
-    low: int
-    extra: st.SearchStrategy[tuple[str, Any]] | None
+    A plain class: Hypothesis spells out a dataclass argument field by field in
+    events and test descriptions, every nested object's plan in full (tens of
+    kilobytes for a metaschema); this one shows its keys.
+    """
+
+    __slots__ = ("depends", "extra", "limit", "low", "order", "required", "take", "values")
+
+    def __init__(
+        self,
+        required: list[str],
+        order: st.SearchStrategy[list[str]],
+        take: st.SearchStrategy[bool],
+        depends: dict[str, list[str]],
+        values: dict[str, st.SearchStrategy[Any]],
+        limit: int,
+        low: int,
+        extra: st.SearchStrategy[tuple[str, Any]] | None,
+    ) -> None:
+        self.required = required
+        self.order = order
+        self.take = take
+        self.depends = depends
+        self.values = values
+        self.limit = limit
+        self.low = low
+        self.extra = extra
+
+    def __repr__(self) -> str:
+        keys = ", ".join(self.values)
+        return (
+            f"<object of {{{keys}}}>" if len(keys) <= 60 else f"<object of {len(self.values)} keys>"
+        )
 
 
 # Module level: Hypothesis inspects a composite's source once, when it is decorated.

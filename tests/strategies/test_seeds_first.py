@@ -115,3 +115,18 @@ def test_a_draw_whose_filter_runs_dry_gives_no_seed() -> None:
 
 def test_a_schema_with_one_value_has_no_seeds_and_still_draws_it() -> None:
     assert draw(from_schema({"const": 7}), 5) == [7]
+
+
+def test_a_strategy_names_its_schema_in_a_short_repr() -> None:
+    assert repr(from_schema({"type": "integer"})) == 'from_schema({"type": "integer"})'
+    assert repr(invalid_inputs({"type": "integer"})) == 'invalid_inputs({"type": "integer"})'
+    wide = repr(from_schema(WIDE))
+    assert wide.startswith('from_schema({"additionalProperties": false, "properties": {')
+    assert wide.endswith("...)") and len(wide) == len("from_schema()") + 80
+
+
+@pytest.mark.filterwarnings("error::hypothesis.errors.HypothesisWarning")
+def test_a_test_of_a_large_schema_spells_no_huge_repr() -> None:
+    """Hypothesis describes the strategies of a test; a metaschema's must not take kilobytes."""
+    values = draw(from_schema({"$ref": "https://json-schema.org/draft/2020-12/schema"}), 3)
+    assert len(values) == 3
