@@ -101,12 +101,12 @@ class CancellationToken:
         callback()
         return _nothing
 
-    def attach(self, scope: anyio.CancelScope) -> bool:
+    def _attach(self, scope: anyio.CancelScope) -> bool:
         """Cancel ``scope`` on its event loop's thread when the token is cancelled.
 
         ``False`` if the token already is (``scope`` is then left alone). Every
         guarded tool call attaches its scope, so this costs a set insertion,
-        not a listener: one set per event loop. ``detach`` it when it exits.
+        not a listener: one set per event loop. ``_detach`` it when it exits.
         """
         if self._cancelled:
             return False
@@ -116,11 +116,11 @@ class CancellationToken:
             attached = self._scopes.setdefault(schedule, (threading.get_ident(), set()))
         attached[1].add(scope)
         if self._cancelled:  # cancel() may have taken the sets before ours was in one
-            self.detach(scope)
+            self._detach(scope)
             return False
         return True
 
-    def detach(self, scope: anyio.CancelScope) -> None:
+    def _detach(self, scope: anyio.CancelScope) -> None:
         """Stop watching ``scope``; from the thread that attached it."""
         schedule = threadsafe_scheduler()
         attached = self._scopes.get(schedule)

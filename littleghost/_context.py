@@ -99,7 +99,7 @@ class Guard:
             deadline = anyio.current_time() + (context.deadline - time.monotonic())
         scope = self._scope = anyio.CancelScope(deadline=deadline)
         scope.__enter__()
-        if not context.cancellation.attach(scope):
+        if not context.cancellation._attach(scope):
             scope.cancel()
         return self
 
@@ -121,7 +121,7 @@ class Guard:
         traceback: TracebackType | None,
     ) -> None:
         scope = self._scope
-        self._context.cancellation.detach(scope)
+        self._context.cancellation._detach(scope)
         swallowed = scope.__exit__(exc_type, exc, traceback)
         if not scope.cancel_called:
             return  # only a cancel of our own can have been swallowed

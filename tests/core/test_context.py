@@ -553,5 +553,5 @@ async def test_guards_that_end_leave_no_scope_attached() -> None:
 async def test_a_scope_attached_after_the_cancel_is_refused() -> None:
     token = lg.CancellationToken()
     token.cancel("early")
-    assert not token.attach(anyio.CancelScope())
+    assert not token._attach(anyio.CancelScope())
     assert token._scopes == {}
