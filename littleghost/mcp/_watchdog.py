@@ -18,6 +18,9 @@ import anyio
 
 __all__ = ["Watchdog"]
 
+_TICK = 0.001
+"""The shortest sleep: a tiny ``call_timeout`` stops calls up to this late, never spins."""
+
 
 class Watchdog:
     """Calls ``stop()`` for each watched call still running ``seconds`` after it started."""
@@ -47,7 +50,7 @@ class Watchdog:
         expires no sooner than the sleep ends, as every call has the same limit.
         """
         while not done.is_set():
-            with anyio.move_on_after(self._stop_expired()):
+            with anyio.move_on_after(max(self._stop_expired(), _TICK)):
                 await done.wait()
 
     def _stop_expired(self) -> float:

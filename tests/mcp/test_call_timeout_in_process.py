@@ -185,3 +185,17 @@ async def test_a_timed_out_call_is_an_error_event_not_a_cancellation(lg_leaks: A
     assert outcomes["mcp_call"] == ("error", "littleghost.ProviderError")
     assert outcomes["tool_call"] == ("error", None)
     await baseline.assert_released()
+
+
+async def test_a_tiny_call_timeout_stops_calls_without_spinning(lg_leaks: Any) -> None:
+    """The watchdog sleeps at least a millisecond: an idle connection costs next to nothing."""
+    baseline: ResourceSnapshot = lg_leaks()
+    with anyio.fail_after(PROMPT):
+        async with lg.Run() as run:
+            pause = await tool(run, in_process_server([]), "pause", 1e-9)
+            cpu = time.process_time()
+            await anyio.sleep(0.3)  # idle: the watchdog wakes at most every millisecond
+            assert time.process_time() - cpu < 0.15
+            late = await pause.execute({"seconds": 1}, context=run.context)
+            assert "call_timeout (1e-09 s)" in str(late.error)
+    await baseline.assert_released()
