@@ -157,7 +157,9 @@ class RemoteTool:
             return lg.Result(value, artifacts=converted.artifacts)
         return value
 
-    async def _send_guarded(self, request: types.CallToolRequest, guard: Guard) -> Any:
+    async def _send_guarded(
+        self, request: types.CallToolRequest, guard: Guard
+    ) -> types.CallToolResult:
         """Send within ``execute``'s guard: past ``call_timeout`` the watchdog stops it."""
 
         def stop() -> None:
@@ -170,7 +172,7 @@ class RemoteTool:
                 raise guard.stopped from None
             raise
 
-    async def _send_unguarded(self, request: types.CallToolRequest) -> Any:
+    async def _send_unguarded(self, request: types.CallToolRequest) -> types.CallToolResult:
         """Send from a ``call`` outside ``execute``: a scope of its own bounds it."""
         result = None
         with anyio.CancelScope() as scope:
@@ -180,6 +182,7 @@ class RemoteTool:
         return result
 
     def timed_out(self) -> lg.ProviderError:
+        """The error of a call past ``call_timeout``, naming the limit to raise."""
         seconds = self.connection.watchdog.seconds
         return lg.ProviderError(
             f"MCP tool {self.tool.name} exceeded call_timeout ({seconds:g} s); "

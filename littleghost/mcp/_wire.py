@@ -51,8 +51,6 @@ class Wire:
         self._failure: lg.ProviderError | None = None
         self._receive_scope: anyio.CancelScope | None = None
         self.dispatcher: Any = None
-        # Whether the server runs in this process (the SDK's direct dispatcher, no bytes).
-        self.in_process = False
         # The JSON size of the last tools/list result, as the server sent it.
         self.listed_bytes = 0
 
@@ -88,7 +86,6 @@ def install(client: mcp.Client, bounds: Bounds) -> Wire:
         if isinstance(server, Server | MCPServer):
             # In-process: no bytes to bound; results are still measured as JSON.
             wire.dispatcher = await inproc(stack, mode, raise_exceptions)
-            wire.in_process = True
             return CheckedDispatcher(wire.dispatcher, wire)
         if isinstance(server, str):
             http = await stack.enter_async_context(bounded_http_client(wire))
