@@ -23,8 +23,9 @@ from ._invalid import Broken, InvalidInput, Mutations
 __all__ = ["compiled", "from_schema", "invalid_inputs", "tool_inputs"]
 
 SchemaSource = Mapping[str, Any] | bool | type
-# Fixed draws a schema's valid seeds are chosen from (more while they reach new
-# shapes, up to _MOST), and tries per constraint site.
+# Fixed draws a schema's valid seeds are chosen from (fewer once every shape is
+# reached, more while they reach new shapes, up to _MOST), and tries per
+# constraint site.
 _CANDIDATES = 48
 _MOST = 192
 _SITE_TRIES = 4

@@ -128,10 +128,10 @@ def covering(
 ) -> list[Seed[Any]]:
     """Few of ``candidates`` that reach every shape they all reach, chosen greedily.
 
-    Takes ``first`` candidates, and more (up to ``most``) while some shape is
-    unreached and the last batch still reached something new. The first
-    candidate is left out (it is the simplest, which Hypothesis draws first
-    anyway) but what it reaches counts.
+    Takes candidates until every shape is reached, or ``first`` of them and
+    more (up to ``most``) while some shape is unreached and the last batch
+    still reached something new. The first candidate is left out (it is the
+    simplest, which Hypothesis draws first anyway) but what it reaches counts.
     """
     walker = _Walker(to_2020_12(schema))
     targets: set[Target] = set()
@@ -143,8 +143,9 @@ def covering(
         walker.reach(walker.root, candidate.value, "$", (), found)
         pool.append((candidate, found & targets))
         left -= found
-        batch_done = len(pool) % first == 0
-        if len(pool) >= first and (not left or (batch_done and not _gained(pool, first))):
+        if not left:
+            break  # every shape reached: more draws could only choose fewer seeds
+        if len(pool) % first == 0 and not _gained(pool, first):
             break
     if not pool:
         return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -130,3 +131,36 @@ def test_a_test_of_a_large_schema_spells_no_huge_repr() -> None:
     """Hypothesis describes the strategies of a test; a metaschema's must not take kilobytes."""
     values = draw(from_schema({"$ref": "https://json-schema.org/draft/2020-12/schema"}), 3)
     assert len(values) == 3
+
+
+def test_valid_seeds_stop_drawing_once_every_shape_is_reached() -> None:
+    from littleghost_testing.strategies._coverage import covering
+    from littleghost_testing.strategies._in_turn import Seed
+
+    drawn: list[bool] = []
+
+    def candidates() -> Iterator[Seed[bool]]:
+        while True:
+            value = len(drawn) % 2 == 1  # False, True, False, ...
+            drawn.append(value)
+            yield Seed(value, ())
+
+    chosen = covering({"type": "boolean"}, candidates(), 48, 192)
+    assert drawn == [False, True]  # both shapes reached: no 46 more draws
+    assert [seed.value for seed in chosen] == [True]  # the first (simplest) is Hypothesis's own
+
+
+def test_valid_seeds_keep_drawing_while_a_shape_is_unreached() -> None:
+    from littleghost_testing.strategies._coverage import covering
+    from littleghost_testing.strategies._in_turn import Seed
+
+    drawn = 0
+
+    def only_false() -> Iterator[Seed[bool]]:
+        nonlocal drawn
+        while True:
+            drawn += 1
+            yield Seed(False, ())
+
+    assert covering({"type": "boolean"}, only_false(), 48, 192) == []
+    assert drawn == 96  # a batch of 48, then one more that reached nothing new
