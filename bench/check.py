@@ -54,7 +54,7 @@ def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]
         finally:
             in_calls += time.perf_counter() - started
 
-    _engine.call_once = recording  # type: ignore[assignment]
+    _engine.call_once = recording
     checker = Checker(
         resolve(None, command=COMMAND),
         FuzzOptions(examples=examples, shrink_budget=5.0),
@@ -70,7 +70,7 @@ def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]
         seconds = time.perf_counter() - started
     finally:
         checker.close()
-        _engine.call_once = original  # type: ignore[assignment]
+        _engine.call_once = original
     assert report.checked == len(planned) and sent
     return seconds, in_calls, sent
 
