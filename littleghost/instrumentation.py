@@ -223,6 +223,13 @@ def _tracing() -> bool:
     ``trace.get_tracer_provider()`` would look the environment up on every call
     until then, costing more than the rest of a tool call's bookkeeping. A
     provider that ``OTEL_PYTHON_TRACER_PROVIDER`` names was loaded when this
-    module asked for its tracer, as OpenTelemetry loads it on first use.
+    module asked for its tracer, as OpenTelemetry loads it on first use. An
+    OpenTelemetry without that global gets the public, slower question.
     """
-    return trace._TRACER_PROVIDER is not None  # pyright: ignore[reportPrivateUsage]
+    provider = getattr(trace, "_TRACER_PROVIDER", _NO_GLOBAL)
+    if provider is _NO_GLOBAL:
+        return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
+    return provider is not None
+
+
+_NO_GLOBAL = object()

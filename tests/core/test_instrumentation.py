@@ -13,6 +13,7 @@ import logging
 import os
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
@@ -501,3 +502,18 @@ async def test_no_spans_without_a_configured_provider() -> None:
     result = await Echo().execute({"text": "quiet"})
     assert result.value == "quiet"
     assert provider.spans == []
+
+
+def test_active_asks_the_public_api_when_opentelemetry_has_no_global(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast check reads a private global; an OpenTelemetry without it still answers."""
+    answers: list[trace.TracerProvider] = [trace.ProxyTracerProvider(), RecordingTracerProvider()]
+    stand_in = SimpleNamespace(
+        get_tracer_provider=lambda: answers[0], ProxyTracerProvider=trace.ProxyTracerProvider
+    )
+    monkeypatch.setattr(instrumentation, "trace", stand_in)
+    if not instrumentation._subscribers:  # nothing else in this process listens
+        assert not instrumentation.active()
+    answers.pop(0)
+    assert instrumentation.active()
