@@ -30,11 +30,11 @@ from mcp.client.stdio import StdioServerParameters
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO)]
 
+from littleghost_testing._engine import FuzzOptions, _tool_run  # noqa: E402
+from littleghost_testing._engine._planning import server_name  # noqa: E402
 from littleghost_testing._targets import resolve  # noqa: E402
 from littleghost_testing.cli._progress import Progress  # noqa: E402
 from littleghost_testing.cli._run import Checker  # noqa: E402
-from littleghost_testing.contracts.fuzzing import FuzzOptions, _engine  # noqa: E402
-from littleghost_testing.contracts.fuzzing._planning import server_name  # noqa: E402
 
 COMMAND = [sys.executable, "-m", "littleghost_testing.demo_server"]
 
@@ -43,7 +43,7 @@ def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]
     """Seconds of one ``check`` run (connection open), of its calls alone, and the inputs sent."""
     sent: list[tuple[str, dict[str, Any]]] = []
     in_calls = 0.0
-    original = _engine.call_once
+    original = _tool_run.call_once
 
     async def recording(tool: Any, probe: Any, **keywords: Any) -> Any:
         nonlocal in_calls
@@ -54,7 +54,7 @@ def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]
         finally:
             in_calls += time.perf_counter() - started
 
-    _engine.call_once = recording
+    _tool_run.call_once = recording
     checker = Checker(
         resolve(None, command=COMMAND),
         FuzzOptions(examples=examples, shrink_budget=5.0),
@@ -70,7 +70,7 @@ def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]
         seconds = time.perf_counter() - started
     finally:
         checker.close()
-        _engine.call_once = original
+        _tool_run.call_once = original
     assert report.checked == len(planned) and sent
     return seconds, in_calls, sent
 

@@ -6,6 +6,12 @@ once the package is installed; strategies live in
 ``FakeMCPServer`` and the contract checks are imported on first use: the MCP
 server stack and Hypothesis cost ~0.4 s, which suites that don't use them
 shouldn't pay.
+
+Layout: ``_engine`` is the fuzzing engine (which tools to call, one call and
+what its answer means, findings, shrinking); ``cli`` (``littleghost check``)
+and the pytest route (``from_target``) drive it and render its reports;
+``contracts`` checks one tool or toolset in-process. No module imports another
+package's private module except through that package's ``__init__``.
 """
 
 import importlib

@@ -31,10 +31,7 @@ from mcp.server.mcpserver import MCPServer
 import littleghost as lg
 from littleghost.mcp import Toolset
 
-from ._targets import Target, TargetError, resolve
-from .cli._output import details, reproduce
-from .contracts._runner import in_fresh_thread
-from .contracts.fuzzing import (
+from ._engine import (
     DEFAULT_TIMEOUT,
     FuzzOptions,
     PlannedTool,
@@ -43,6 +40,9 @@ from .contracts.fuzzing import (
     fuzz_tool,
     plan,
 )
+from ._targets import Target, TargetError, resolve
+from .cli._output import details, reproduce
+from .contracts._runner import in_fresh_thread
 from .fake_server import FakeMCPServer
 
 __all__ = ["FuzzCase", "FuzzedServer", "close_all", "from_target"]

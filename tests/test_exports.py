@@ -101,7 +101,7 @@ PUBLIC = {
         "check_tool",
         "check_toolset",
     },
-    "littleghost_testing.contracts.fuzzing": {
+    "littleghost_testing._engine": {
         "Answers",
         "DEFAULT_SHRINK_BUDGET",
         "DEFAULT_TIMEOUT",
@@ -163,8 +163,7 @@ PUBLIC_MODULES = {
         "strategies",
     },
     "littleghost_testing.strategies": set(),
-    "littleghost_testing.contracts": {"fuzzing"},
-    "littleghost_testing.contracts.fuzzing": set(),
+    "littleghost_testing.contracts": set(),
     "littleghost_testing.fake_server": set(),
     "littleghost_testing.cli": set(),
 }

@@ -11,8 +11,8 @@ from typing import TextIO
 
 import littleghost as lg
 
+from .._engine import describe
 from .._targets import Target, TargetError, from_config, parse_header, resolve
-from ..contracts.fuzzing import describe
 
 __all__ = ["ServerLog", "connection_failure", "target_of"]
 

@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .._engine import FuzzOptions
 from .._targets import TargetError, read_json
-from ..contracts.fuzzing import FuzzOptions
 from ._call import call
 from ._connect import ServerLog, target_of
 from ._options import UsageError, parse

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..contracts.fuzzing import FindingGroup, PlannedTool, ServerReport, ToolReport
+from .._engine import FindingGroup, PlannedTool, ServerReport, ToolReport
 from ._text import command_line, json_text, plural, visible
 
 __all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_table"]

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from ..contracts.fuzzing import ToolReport
+from .._engine import ToolReport
 from ._text import plural
 
 __all__ = ["Progress"]

@@ -21,8 +21,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 import littleghost as lg
 
-from .._targets import Target
-from ..contracts.fuzzing import (
+from .._engine import (
     Finding,
     FindingGroup,
     FuzzOptions,
@@ -33,6 +32,7 @@ from ..contracts.fuzzing import (
     fuzz_tool,
     plan,
 )
+from .._targets import Target
 from ._connect import ServerLog, connection_failure
 from ._progress import Progress
 from ._session import Session

@@ -16,8 +16,8 @@ from anyio.from_thread import BlockingPortal
 import littleghost as lg
 from littleghost.mcp import Toolset
 
+from .._engine import TransportFaults
 from .._targets import Target
-from ..contracts.fuzzing import TransportFaults
 
 __all__ = ["DiscoveryTimeout", "Session"]
 

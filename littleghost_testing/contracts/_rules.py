@@ -11,7 +11,9 @@ from typing import Any
 import littleghost as lg
 from littleghost._results import UNSERIALIZABLE, render_content
 
-__all__ = ["INVALID_PREFIX", "describe", "malformed", "sanitization_problem", "show_result"]
+from .._engine import describe
+
+__all__ = ["INVALID_PREFIX", "malformed", "sanitization_problem", "show_result"]
 
 INVALID_PREFIX = "Invalid tool input: "
 
@@ -65,11 +67,6 @@ def sanitization_problem(result: lg.ExecutionResult) -> tuple[str, str] | None:
     if message and message in result.content and not isinstance(error, lg.ToolError):
         observed += " (the exception's message leaked)"
     return f"content {expected!r}", observed
-
-
-def describe(error: BaseException) -> str:
-    message = str(error)
-    return f"{type(error).__name__}({message!r})" if message else type(error).__name__
 
 
 def show_result(result: lg.ExecutionResult) -> str:

@@ -19,10 +19,11 @@ from hypothesis.errors import HypothesisException
 
 import littleghost as lg
 
+from .._engine import describe
 from ..strategies import SchemaError
 from ._options import Options
 from ._report import Check
-from ._rules import describe, show_result
+from ._rules import show_result
 from ._runner import Violation
 from ._spies import CallSpy, stop_mid_call, stop_real_call
 from ._subject import Subject, execute_within

@@ -16,9 +16,9 @@ from hypothesis.errors import HypothesisException, Unsatisfiable
 
 import littleghost as lg
 
+from .._engine import describe
 from ..strategies import SchemaError, from_schema
 from ._report import Check
-from ._rules import describe
 from ._runner import Failure, Runner, TimedOut, Violation
 
 __all__ = ["Subject", "close_quietly", "execute_within", "first_drawn", "simplest"]

@@ -13,16 +13,16 @@ from hypothesis.errors import HypothesisException
 import littleghost as lg
 from littleghost._registry import TOOL_NAME
 
+from .._engine import describe, leaked_detail
 from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._canaries import Canary, canaries
 from ._options import Options
 from ._report import Check
-from ._rules import INVALID_PREFIX, describe, malformed, sanitization_problem, show_result
+from ._rules import INVALID_PREFIX, malformed, sanitization_problem, show_result
 from ._runner import Violation
 from ._spies import CallSpy, CloseSpy
 from ._stopping import check_cancellation, check_deadline
 from ._subject import Subject, execute_within
-from .fuzzing._leaks import leaked_detail
 
 __all__ = ["TOOL_CHECKS", "Subject"]
 

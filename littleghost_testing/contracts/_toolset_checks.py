@@ -11,9 +11,9 @@ import littleghost as lg
 from littleghost._registry import TOOL_NAME
 from littleghost.mcp import Toolset
 
+from .._engine import describe
 from ..leaks import ResourceSnapshot
 from ._report import Check
-from ._rules import describe
 from ._runner import Runner, Violation
 from ._subject import Subject
 from ._tool_checks import TOOL_CHECKS

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from servers.cli_harness import FAST, run, run_process
 
-from littleghost_testing.cli._output import reproduce, write_junit
-from littleghost_testing.cli._progress import Progress
-from littleghost_testing.contracts.fuzzing import (
+from littleghost_testing._engine import (
     Finding,
     FindingGroup,
     ServerReport,
     ToolReport,
 )
+from littleghost_testing.cli._output import reproduce, write_junit
+from littleghost_testing.cli._progress import Progress
 from littleghost_testing.fake_server import FakeMCPServer
 
 DEMO = "littleghost_testing.demo_server"

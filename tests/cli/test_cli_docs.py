@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from littleghost_testing._engine import KINDS
 from littleghost_testing.cli._options import parser
-from littleghost_testing.contracts.fuzzing import KINDS
 
 CLI_DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 

@@ -12,7 +12,7 @@ from servers.engine_fakes import JS_STACK, arm, shop
 from servers.engine_harness import Engine, connected
 
 from littleghost._validation import SchemaValidator
-from littleghost_testing.contracts.fuzzing import FuzzOptions, ServerReport, ToolReport, plan
+from littleghost_testing._engine import FuzzOptions, ServerReport, ToolReport, plan
 from littleghost_testing.fake_server import Call, Hang
 
 OPTIONS = FuzzOptions(examples=8, timeout=5.0, shrink_budget=5.0)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from littleghost_testing.contracts.fuzzing import KINDS, FuzzOptions, leaked_detail
-from littleghost_testing.contracts.fuzzing._inputs import is_zero_argument, schema_inputs
+from littleghost_testing._engine import KINDS, FuzzOptions, leaked_detail
+from littleghost_testing._engine._inputs import is_zero_argument, schema_inputs
 
 LEAKS = [
     (
@@ -141,7 +141,7 @@ def test_a_run_leaves_no_hypothesis_folder_in_the_working_directory(tmp_path: Pa
         "from anyio.from_thread import start_blocking_portal\n"
         "from littleghost.mcp import Toolset\n"
         "from littleghost_testing.demo_server import server\n"
-        "from littleghost_testing.contracts.fuzzing import FuzzOptions, fuzz_tool\n"
+        "from littleghost_testing._engine import FuzzOptions, fuzz_tool\n"
         "class Demo(Toolset):\n"
         "    def client(self, binding): return mcp.Client(server)\n"
         "with start_blocking_portal() as portal:\n"

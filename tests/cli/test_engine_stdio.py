@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from servers.engine_harness import connected, raw_client, recorded
 
+from littleghost_testing._engine import FuzzOptions, ToolReport
 from littleghost_testing.cli._output import details
-from littleghost_testing.contracts.fuzzing import FuzzOptions, ToolReport
 
 FAST = FuzzOptions(examples=5, timeout=5.0, shrink_budget=5.0)
 

@@ -17,7 +17,7 @@ from mcp.client.stdio import StdioServerParameters
 
 import littleghost as lg
 from littleghost.mcp import Toolset
-from littleghost_testing.contracts.fuzzing import (
+from littleghost_testing._engine import (
     FuzzOptions,
     PlannedTool,
     ToolReport,

@@ -7,13 +7,21 @@ and reports answer counts and findings, each distinct bug shrunk. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
-from .._rules import describe
-from ._engine import NOT_SHRUNK, fuzz_tool
 from ._faults import TransportFaults
-from ._findings import KINDS, Answers, Finding, FindingGroup, ServerReport, ToolReport, show
+from ._findings import (
+    KINDS,
+    Answers,
+    Finding,
+    FindingGroup,
+    ServerReport,
+    ToolReport,
+    describe,
+    show,
+)
 from ._leaks import Leak, find_leak, leaked_detail
 from ._options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
 from ._planning import PlannedTool, annotations_of, plan, server_name, task_support
+from ._tool_run import NOT_SHRUNK, fuzz_tool
 
 __all__ = [
     "DEFAULT_SHRINK_BUDGET",

@@ -18,9 +18,8 @@ from mcp.shared.exceptions import MCPError
 
 import littleghost as lg
 
-from .._rules import describe
 from ._faults import TransportFaults
-from ._findings import KINDS, Finding, Severity, show
+from ._findings import KINDS, Finding, Severity, describe, show
 from ._leaks import find_leak
 
 __all__ = [

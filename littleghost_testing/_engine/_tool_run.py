@@ -29,7 +29,7 @@ from hypothesis.errors import FailedHealthCheck, Flaky, Unsatisfiable
 import littleghost as lg
 from littleghost._validation import SchemaValidator
 
-from ...strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
+from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._calls import UNKNOWN_PROPERTY_KEYWORDS, Outcome, Probe, call_once
 from ._faults import TransportFaults
 from ._findings import Finding, FindingGroup, ToolReport, show

@@ -15,6 +15,7 @@ __all__ = [
     "ServerReport",
     "Severity",
     "ToolReport",
+    "describe",
     "show",
 ]
 
@@ -214,3 +215,9 @@ def show(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
     except (TypeError, ValueError):
         return repr(value)
+
+
+def describe(error: BaseException) -> str:
+    """An exception as ``Type('message')``: what a finding or check says was raised."""
+    message = str(error)
+    return f"{type(error).__name__}({message!r})" if message else type(error).__name__
