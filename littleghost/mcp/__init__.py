@@ -1,8 +1,44 @@
 """MCP toolsets: the tools of any MCP server, through the official MCP Python SDK."""
 
-from ._failures import ServerError
+from ._client import client
+from ._exceptions import (
+    ConnectionClosed,
+    JSONRPCError,
+    LimitExceeded,
+    MalformedMessage,
+    OutputSchemaError,
+    ServerError,
+    TimeoutExceeded,
+    TransportError,
+)
+from ._failures import translate_error
 from ._toolset import Toolset
 
-__all__ = ["ServerError", "Toolset"]
+__all__ = [
+    "ConnectionClosed",
+    "JSONRPCError",
+    "LimitExceeded",
+    "MalformedMessage",
+    "OutputSchemaError",
+    "ServerError",
+    "TimeoutExceeded",
+    "Toolset",
+    "TransportError",
+    "client",
+    "translate_error",
+]
 
-ServerError.__module__ = __name__  # tracebacks and events name the public path
+for _public in (
+    ConnectionClosed,
+    JSONRPCError,
+    LimitExceeded,
+    MalformedMessage,
+    OutputSchemaError,
+    ServerError,
+    TimeoutExceeded,
+    TransportError,
+    client,
+    translate_error,
+):
+    _public.__module__ = __name__  # tracebacks and events name the public path
+del _public

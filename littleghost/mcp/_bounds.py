@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import littleghost as lg
 from littleghost._schema_walk import Measured, measure_within
 from littleghost._validation import MAX_SCHEMA_DEPTH
+
+from ._exceptions import LimitExceeded, MalformedMessage
 
 __all__ = ["Bounds", "CatalogMeter", "ImageMeter", "exceeded"]
 
@@ -53,9 +54,9 @@ class Bounds:
         return cls(**values)
 
 
-def exceeded(bound: str, limit: int, what: str) -> lg.ProtocolError:
+def exceeded(bound: str, limit: int, what: str) -> LimitExceeded:
     """The error for a server past one limit, naming the attribute that raises it."""
-    return lg.ProtocolError(f"MCP server exceeded {bound} ({limit}): {what}")
+    return LimitExceeded(f"MCP server exceeded {bound} ({limit}): {what}", limit=bound, value=limit)
 
 
 class CatalogMeter:
@@ -89,7 +90,7 @@ class CatalogMeter:
         if len(cursor.encode()) > b.max_cursor_bytes:
             raise exceeded("max_cursor_bytes", b.max_cursor_bytes, "pagination cursor too large")
         if cursor in self._cursors:
-            raise lg.ProtocolError("MCP server repeated a pagination cursor (endless pagination)")
+            raise MalformedMessage("MCP server repeated a pagination cursor (endless pagination)")
         self._cursors.add(cursor)
 
     def schema(self, schema: Any, where: str) -> Measured | None:
@@ -183,6 +184,6 @@ class ImageMeter:
         try:
             decoded = base64.b64decode(data, validate=True)
         except (binascii.Error, ValueError):
-            raise lg.ProtocolError("MCP server sent an image that is not valid base64") from None
+            raise MalformedMessage("MCP server sent an image that is not valid base64") from None
         self._bytes += len(decoded)
         return decoded

@@ -25,6 +25,7 @@ from mcp.shared.exceptions import MCPError
 import littleghost as lg
 
 from ._bounds import Bounds
+from ._exceptions import ConnectionClosed
 from ._failures import translate, translate_connect_failure
 from ._watchdog import Watchdog
 from ._wire import install
@@ -66,7 +67,7 @@ class Connection:
             raise
         if self._failure is not None:
             await self.aclose()
-            raise translate_connect_failure(self._failure) from None
+            raise translate_connect_failure(self._failure)  # its cause is the SDK's error
 
     async def request(
         self, operation: Callable[[mcp.Client], Awaitable[T]], *, tool_call: bool = False
@@ -76,7 +77,7 @@ class Connection:
         try:
             return await operation(self.client)
         except Exception as error:
-            raise await self._translated(error, tool_call=tool_call) from None
+            raise await self._translated(error, tool_call=tool_call)  # noqa: B904 (the cause is set)
 
     async def call_tool(
         self, request: types.CallToolRequest, stop: Callable[[], object]
@@ -94,13 +95,13 @@ class Connection:
         try:
             return await self.client.session.send_request(request, types.CallToolResult)
         except Exception as error:
-            raise await self._translated(error, tool_call=True) from None
+            raise await self._translated(error, tool_call=True)  # noqa: B904 (the cause is set)
         finally:
             self.watchdog.forget(key)
 
     def _check_open(self) -> None:
         if self._close_requested.is_set():
-            raise lg.ProviderError("MCP connection is closed")
+            raise ConnectionClosed("MCP connection is closed")
         if self.wire.broken:
             raise self.wire.error()
 

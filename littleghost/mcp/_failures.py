@@ -1,10 +1,12 @@
 """Translating what the MCP SDK raises into littleghost errors.
 
 The SDK reports three different things through a handful of exception types:
-the server's own JSON-RPC errors (``ToolError``: the server's message is meant
-for the caller), a transport that failed (``ProviderError`` naming the kind:
-process exited, connection refused, HTTP status), and data that does not parse
-(``ProtocolError``). Messages never carry a raw traceback.
+the server's own JSON-RPC errors (``JSONRPCError``: the server's message is
+meant for the caller), a transport that failed (``ConnectionClosed``,
+``TransportError``, ``TimeoutExceeded``: the message names the kind -- process
+exited, connection refused, HTTP status), and data that does not parse
+(``MalformedMessage``). Each is raised with the SDK's exception as its
+``__cause__``; messages never carry a raw traceback.
 """
 
 from __future__ import annotations
@@ -15,45 +17,40 @@ from pydantic import ValidationError
 
 import littleghost as lg
 
+from ._exceptions import (
+    ConnectionClosed,
+    JSONRPCError,
+    MalformedMessage,
+    ServerError,
+    TimeoutExceeded,
+    TransportError,
+)
+
 __all__ = [
-    "ServerError",
     "describe_failure",
     "hides_message",
     "translate",
     "translate_connect_failure",
+    "translate_error",
     "translate_mcp_error",
     "unparseable",
 ]
 
 # Errors the SDK's Streamable HTTP client synthesizes for HTTP-level failures:
-# they arrive as JSON-RPC errors but no server sent them.
+# they arrive as JSON-RPC errors but no server sent them. The SDK gives them no
+# type of their own, so its fixed wording is how they are told apart -- here,
+# once, where the SDK's errors become littleghost's typed ones.
 _HTTP_SYNTHESIZED = (
     "Server returned an error response",
     "Session terminated",
     "Unexpected content type",
-    "Failed to parse JSON response",
     "server answered a request with 202 Accepted",
     "SSE stream",
-    "Failed to parse SSE message",
 )
+_HTTP_UNPARSEABLE = ("Failed to parse JSON response", "Failed to parse SSE message")
 
 _SERVER_ERROR_RANGE = range(-32099, -32000 + 1)
 """JSON-RPC's implementation-defined server errors."""
-
-
-class ServerError(lg.ToolError):
-    """A tool call's JSON-RPC error that reports an exception the server did not handle.
-
-    Code 0, -32603 (internal error) and -32000..-32099 (server errors) are how
-    servers answer an unhandled exception, with its text as the message --
-    which may carry connection strings or paths. The model reads only the code;
-    ``code`` and ``server_message`` keep the rest for logs.
-    """
-
-    def __init__(self, code: int, server_message: str) -> None:
-        super().__init__(f"MCP tool failed (JSON-RPC error {code})")
-        self.code = code
-        self.server_message = server_message
 
 
 def hides_message(code: int) -> bool:
@@ -70,18 +67,26 @@ def translate_mcp_error(
     report becomes a ``ServerError`` (see ``hides_message``).
     """
     code, message = error.code, error.message
+    translated: lg.LittleGhostError
     if code == types.CONNECTION_CLOSED:
         cause = describe_failure(transport_failure) if transport_failure else "the server closed it"
-        return lg.ProviderError(f"MCP connection closed: {cause}")
-    if code == types.REQUEST_TIMEOUT:
-        return lg.ProviderError(f"MCP request timed out: {message}")
-    if code == types.PARSE_ERROR and message.startswith("Failed to parse"):
-        return lg.ProtocolError(f"MCP server sent malformed data: {message[:200]}")
-    if any(message.startswith(prefix) for prefix in _HTTP_SYNTHESIZED):
-        return lg.ProviderError(f"MCP HTTP transport failed: {message[:200]}")
-    if tool_call and hides_message(code):
-        return ServerError(code, message)
-    return lg.ToolError(message)
+        translated = ConnectionClosed(f"MCP connection closed: {cause}")
+    elif code == types.REQUEST_TIMEOUT:
+        translated = TimeoutExceeded(
+            f"MCP request timed out: {message}", timeout="read_timeout_seconds"
+        )
+    elif code == types.PARSE_ERROR and message.startswith("Failed to parse"):
+        translated = MalformedMessage(f"MCP server sent malformed data: {message[:200]}")
+    elif message.startswith(_HTTP_UNPARSEABLE):
+        translated = MalformedMessage(f"MCP HTTP transport failed: {message[:200]}")
+    elif message.startswith(_HTTP_SYNTHESIZED):
+        translated = TransportError(f"MCP HTTP transport failed: {message[:200]}")
+    elif tool_call and hides_message(code):
+        translated = ServerError(code, message, error.error.data)
+    else:
+        translated = JSONRPCError(code, message, error.error.data)
+    translated.__cause__ = error
+    return translated
 
 
 def translate(
@@ -93,16 +98,32 @@ def translate(
         return error
     if isinstance(error, MCPError):
         return translate_mcp_error(error, transport_failure, tool_call=tool_call)
+    translated: lg.ProviderError
     if isinstance(error, ValidationError):
-        return lg.ProtocolError(f"MCP server sent malformed data: {_summary(error)}")
-    return lg.ProviderError(f"MCP transport failed: {describe_failure(error)}")
+        translated = MalformedMessage(f"MCP server sent malformed data: {_summary(error)}")
+    else:
+        translated = TransportError(f"MCP transport failed: {describe_failure(error)}")
+    translated.__cause__ = error
+    return translated
+
+
+def translate_error(error: BaseException) -> BaseException:
+    """The typed littleghost error for what an ``mcp.Client`` operation raised.
+
+    A server's JSON-RPC error becomes a ``JSONRPCError``, a closed connection a
+    ``ConnectionClosed``, and so on (docs/mcp.md, Errors); littleghost's own
+    errors, cancellation and other control flow come back unchanged.
+    """
+    return translate(error)
 
 
 def translate_connect_failure(error: BaseException) -> BaseException:
     """Like ``translate``, but a server refusing the connection is a provider failure."""
     translated = translate(error, error)
-    if type(translated) is lg.ToolError:
-        return lg.ProviderError(f"MCP server refused the connection: {translated}")
+    if isinstance(translated, lg.ToolError):
+        refused = TransportError(f"MCP server refused the connection: {translated}")
+        refused.__cause__ = translated.__cause__
+        return refused
     return translated
 
 
@@ -127,15 +148,18 @@ def describe_failure(error: BaseException) -> str:
     return f"{kind}: {text}" if text else kind
 
 
-def unparseable(error: BaseException) -> lg.ProtocolError:
+def unparseable(error: BaseException) -> MalformedMessage:
     """The connection-breaking error for a message the transport could not parse."""
     if isinstance(error, ValidationError):
         detail = str(error.errors(include_url=False, include_input=False)[0]["msg"])
     else:
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return lg.ProtocolError(
-        f"MCP server sent a message that cannot be parsed ({detail[:200]}); connection closed"
+    failure = MalformedMessage(
+        f"MCP server sent a message that cannot be parsed ({detail[:200]}); connection closed",
+        connection_closed=True,
     )
+    failure.__cause__ = error
+    return failure
 
 
 def _summary(error: ValidationError) -> str:

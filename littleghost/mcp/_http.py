@@ -11,16 +11,15 @@ of gzip can inflate to gigabytes after counting) and a compressed one is refused
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx2
-from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 
-import littleghost as lg
-
+from . import _compat as compat
 from ._bounds import exceeded
+from ._exceptions import MalformedMessage
 
 if TYPE_CHECKING:
     from ._wire import Wire
@@ -30,11 +29,30 @@ __all__ = ["bounded_http_client"]
 _EVENT_ENDS = (b"\n\n", b"\r\r", b"\r\n\r\n")
 
 
-def bounded_http_client(wire: Wire) -> httpx2.AsyncClient:
-    """The SDK's default client (same timeouts), reading through a ``BoundedTransport``."""
-    timeout = httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT)
+def bounded_http_client(
+    wire: Wire,
+    headers: Mapping[str, str] | None = None,
+    on_response: Callable[[httpx2.Response], object] | None = None,
+) -> httpx2.AsyncClient:
+    """The SDK's default client (same timeouts), reading through a ``BoundedTransport``.
+
+    ``on_response`` sees every response before its body is read (a 401 or 403
+    is reported by the SDK like any 4xx; the hook can tell them apart).
+    """
+    timeout = httpx2.Timeout(compat.DEFAULT_HTTP_TIMEOUT, read=compat.DEFAULT_HTTP_READ_TIMEOUT)
+    hooks: dict[str, list[Callable[..., Any]]] = {}
+    if on_response is not None:
+        hook = on_response
+
+        async def notify(response: httpx2.Response) -> None:
+            hook(response)
+
+        hooks["response"] = [notify]
     return httpx2.AsyncClient(
-        timeout=timeout, transport=BoundedTransport(httpx2.AsyncHTTPTransport(), wire)
+        timeout=timeout,
+        headers=dict(headers or {}),
+        event_hooks=hooks,
+        transport=BoundedTransport(httpx2.AsyncHTTPTransport(), wire),
     )
 
 
@@ -51,9 +69,10 @@ class BoundedTransport(httpx2.AsyncBaseTransport):
         encoding = response.headers.get("content-encoding", "identity").strip().lower()
         if encoding != "identity":
             self._wire.fail(
-                lg.ProtocolError(
+                MalformedMessage(
                     f"MCP server sent a {encoding}-encoded body though asked for identity; "
-                    "connection closed"
+                    "connection closed",
+                    connection_closed=True,
                 )
             )
         events = response.headers.get("content-type", "").lower().startswith("text/event-stream")

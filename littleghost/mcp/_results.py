@@ -18,6 +18,7 @@ import littleghost as lg
 from littleghost._validation import SchemaValidator, json_problem
 
 from ._bounds import Bounds, ImageMeter, exceeded
+from ._exceptions import MalformedMessage, OutputSchemaError
 
 __all__ = ["Converted", "convert_result"]
 
@@ -75,16 +76,16 @@ def convert_result(
         raise exceeded("max_result_bytes", bounds.max_result_bytes, f"result text of {size} bytes")
     structured = result.structured_content
     if structured is not None and (problem := json_problem(structured, max_depth=max_depth)):
-        raise lg.ProtocolError(
+        raise MalformedMessage(
             f"MCP tool {tool_name} returned structuredContent that is not safe to use: {problem}"
         )
     if output_validator is not None:
         if structured is None:
-            raise lg.ProtocolError(
+            raise OutputSchemaError(
                 f"MCP tool {tool_name} declares an outputSchema but returned no structuredContent"
             )
         if not output_validator.accepts(structured):  # json_problem has passed above
-            raise lg.ProtocolError(
+            raise OutputSchemaError(
                 f"MCP tool {tool_name} returned structuredContent that breaks its outputSchema: "
                 f"{output_validator.report(structured)}"
             )

@@ -5,38 +5,44 @@ costs seconds of loop stalls), keeps any line however long, and stops reading
 for good -- without telling anyone -- on a line that is not valid UTF-8. This
 one finds line ends in each new chunk only, refuses a line past the bound
 before buffering it, and breaks the connection (``Wire.fail``) on anything it
-cannot read. Process start and shutdown are the SDK's own (same spec sequence:
-close stdin, wait, terminate the process group).
+cannot read, including an answer with both ``result`` and ``error`` (which the
+SDK would read as an error). Process start and shutdown are the SDK's own
+(same spec sequence: close stdin, wait, terminate the process group).
+
+The server's stderr goes to a file, or line by line to a callback
+(``MAX_STDERR_LINE_CHARS`` per line: a server may write without newlines).
 """
 
 from __future__ import annotations
 
+import codecs
+import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import anyio
 import anyio.lowlevel
 import mcp_types as types
-from mcp.client.stdio import (  # the SDK's own process lifecycle, helpers included
-    StdioServerParameters,
-    _create_platform_compatible_process,
-    _get_executable_command,
-    _stop_server_process,
-    get_default_environment,
-)
+import pydantic_core
+from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.shared.message import SessionMessage
 
 import littleghost as lg
 
+from . import _compat as compat
 from ._bounds import exceeded
+from ._exceptions import MalformedMessage, TransportError
 from ._failures import unparseable
 
 if TYPE_CHECKING:
     from ._wire import Wire
 
-__all__ = ["LineReader", "bounded_stdio_client"]
+__all__ = ["MAX_STDERR_LINE_CHARS", "LineReader", "bounded_stdio_client"]
+
+MAX_STDERR_LINE_CHARS = 64 * 1024
+"""A stderr callback gets lines of at most this many characters; a longer line arrives in pieces."""
 
 _WRITER_FLUSH_SECONDS = 0.5
 """How long shutdown lets the writer flush accepted messages before stdin closes (as the SDK)."""
@@ -77,29 +83,42 @@ def parse_line(line: bytes, encoding: str, errors: str) -> SessionMessage | None
     try:
         text = line.decode(encoding, errors)
     except UnicodeDecodeError as error:
-        raise lg.ProtocolError(
+        raise MalformedMessage(
             f"MCP server sent a line that is not valid {encoding} "
-            f"(byte {error.start}); connection closed"
-        ) from None
+            f"(byte {error.start}); connection closed",
+            connection_closed=True,
+        ) from error
     if not text.strip():
         return None
     try:
-        message = types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+        # Parsed, then validated: faster than validate_json for large results,
+        # and the keys can be checked before the SDK's models drop one.
+        raw = pydantic_core.from_json(text)
+        if isinstance(raw, dict) and "result" in raw and "error" in raw:
+            raise MalformedMessage(
+                "MCP server sent an answer with both 'result' and 'error'; connection closed",
+                connection_closed=True,
+            )
+        message = types.jsonrpc_message_adapter.validate_python(raw, by_name=False)
     except ValueError as error:
-        raise unparseable(error) from None
+        raise unparseable(error) from error
     return SessionMessage(message)
 
 
 @asynccontextmanager
-async def bounded_stdio_client(server: StdioServerParameters, wire: Wire) -> AsyncIterator[Any]:
+async def bounded_stdio_client(
+    server: StdioServerParameters,
+    wire: Wire,
+    stderr: IO[str] | Callable[[str], object] | None = None,
+) -> AsyncIterator[Any]:
     """``mcp.client.stdio.stdio_client`` with a bounded reader that reports to ``wire``."""
-    command = await _get_executable_command(server.command)
-    process = await _create_platform_compatible_process(
-        command=command,
-        args=server.args,
-        env=get_default_environment() | (server.env or {}),
-        errlog=sys.stderr,
-        cwd=server.cwd,
+    command = await compat.executable_command(server.command)
+    process = await compat.start_process(
+        command,
+        server.args,
+        get_default_environment() | (server.env or {}),
+        subprocess.PIPE if callable(stderr) else (stderr or sys.stderr),
+        server.cwd,
     )
     # No awaits until the task group is entered, or a cancellation would leak the process.
     reader_writer, read_stream = anyio.create_memory_object_stream[SessionMessage](0)
@@ -125,8 +144,11 @@ async def bounded_stdio_client(server: StdioServerParameters, wire: Wire) -> Asy
                 except lg.ProviderError as error:
                     wire.fail(error)
                 except Exception as error:  # the reader died: nothing will ever answer again
-                    failure = f"reading the MCP server's stdout failed: {error!r}"
-                    wire.fail(lg.ProviderError(failure[:300]))
+                    failure = TransportError(
+                        f"reading the MCP server's stdout failed: {error!r}"[:300]
+                    )
+                    failure.__cause__ = error
+                    wire.fail(failure)
         finally:
             await _drain(stdout)
 
@@ -150,7 +172,7 @@ async def bounded_stdio_client(server: StdioServerParameters, wire: Wire) -> Asy
         write_stream.close()
         with anyio.move_on_after(_WRITER_FLUSH_SECONDS):
             await writer_done.wait()
-        await _stop_server_process(process)
+        await compat.stop_process(process)
         for stream in (read_stream, write_stream, reader_writer, writer_reader):
             await stream.aclose()
         await anyio.lowlevel.checkpoint()
@@ -158,12 +180,32 @@ async def bounded_stdio_client(server: StdioServerParameters, wire: Wire) -> Asy
     async with anyio.create_task_group() as group:
         group.start_soon(read_stdout)
         group.start_soon(write_stdin)
+        if callable(stderr):
+            group.start_soon(_forward_stderr, process.stderr, stderr)
         try:
             yield read_stream, write_stream
         finally:
             with anyio.CancelScope(shield=True):
                 await shutdown()
             group.cancel_scope.cancel()
+
+
+async def _forward_stderr(stream: Any, callback: Callable[[str], object]) -> None:
+    """Hand the server's stderr to ``callback`` line by line, cut at ``MAX_STDERR_LINE_CHARS``."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    with suppress(anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+        async for chunk in stream:
+            pending += decoder.decode(chunk)
+            *lines, pending = pending.split("\n")
+            while len(pending) > MAX_STDERR_LINE_CHARS:
+                lines.append(pending[:MAX_STDERR_LINE_CHARS])
+                pending = pending[MAX_STDERR_LINE_CHARS:]
+            for line in lines:
+                for start in range(0, max(len(line), 1), MAX_STDERR_LINE_CHARS):
+                    callback(line[start : start + MAX_STDERR_LINE_CHARS])
+    if pending:
+        callback(pending)
 
 
 async def _drain(stdout: Any) -> None:

@@ -29,6 +29,7 @@ from littleghost._validation import MAX_SCHEMA_DEPTH, SchemaValidator
 
 from ._bounds import Bounds, CatalogMeter
 from ._connection import Connection
+from ._exceptions import MalformedMessage, TimeoutExceeded
 from ._naming import normalize_name
 from ._results import convert_result
 
@@ -54,7 +55,7 @@ def _checked(
             return SchemaValidator.measured(schema, measured.verdict)
         return None if slow is None else slow(schema)
     except lg.ConfigurationError as error:
-        raise lg.ProtocolError(f"MCP tool {tool.name!r} has an invalid {field}: {error}") from None
+        raise MalformedMessage(f"MCP tool {tool.name!r} has an invalid {field}: {error}") from error
 
 
 class RemoteTool:
@@ -181,12 +182,14 @@ class RemoteTool:
             raise self.timed_out()
         return result
 
-    def timed_out(self) -> lg.ProviderError:
+    def timed_out(self) -> TimeoutExceeded:
         """The error of a call past ``call_timeout``, naming the limit to raise."""
         seconds = self.connection.watchdog.seconds
-        return lg.ProviderError(
+        return TimeoutExceeded(
             f"MCP tool {self.tool.name} exceeded call_timeout ({seconds:g} s); "
-            "raise the Toolset's call_timeout for a slow tool"
+            "raise the Toolset's call_timeout for a slow tool",
+            timeout="call_timeout",
+            seconds=seconds,
         )
 
 
@@ -288,9 +291,9 @@ def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:
     try:
         generated = type(f"{remote.toolset_name}_{tool_name}", _BASES, namespace)
     except (lg.ConfigurationError, TypeError) as error:
-        raise lg.ProtocolError(
+        raise MalformedMessage(
             f"MCP tool {tool.name!r} has an invalid inputSchema: {error}"
-        ) from None
+        ) from error
     if remote.input_validator is None:
         remote._input_schema = generated.input_schema  # pyright: ignore[reportPrivateUsage]
     return generated

@@ -14,8 +14,10 @@ import mcp_types as types
 import littleghost as lg
 from littleghost import instrumentation
 
+from . import _compat as compat
 from ._bounds import Bounds, CatalogMeter
 from ._connection import Connection
+from ._exceptions import MalformedMessage, TimeoutExceeded
 from ._tools import Owner, RemoteTool, generate_tool_class
 
 __all__ = ["Toolset"]
@@ -129,9 +131,11 @@ class Toolset:
         timeout = _positive_seconds(type(self), "discovery_timeout")
         with anyio.move_on_after(timeout):
             return await self._connect_and_list(binding, run)
-        raise lg.ProviderError(
+        raise TimeoutExceeded(
             f"MCP discovery exceeded discovery_timeout ({timeout:g} s); "
-            "raise the Toolset's discovery_timeout for a slow server"
+            "raise the Toolset's discovery_timeout for a slow server",
+            timeout="discovery_timeout",
+            seconds=timeout,
         )
 
     async def _connect_and_list(self, binding: lg.Binding, run: Any) -> list[type[lg.Tool]]:
@@ -143,7 +147,7 @@ class Toolset:
                 f"{type(self).__name__}.client() must return an mcp.Client, "
                 f"not {type(client).__name__}"
             )
-        if getattr(client, "_entered", False):
+        if compat.client_entered(client):
             raise lg.ConfigurationError(
                 f"{type(self).__name__}.client() must return a fresh, unconnected mcp.Client"
             )
@@ -212,9 +216,9 @@ async def _list_all(
         meter.page(len(page.tools), connection.wire.listed_bytes)
         for mcp_tool in page.tools:
             if not mcp_tool.name:
-                raise lg.ProtocolError("MCP server listed a tool with an empty name")
+                raise MalformedMessage("MCP server listed a tool with an empty name")
             if mcp_tool.name in seen:
-                raise lg.ProtocolError(f"MCP server listed tool {mcp_tool.name!r} twice")
+                raise MalformedMessage(f"MCP server listed tool {mcp_tool.name!r} twice")
             seen.add(mcp_tool.name)
             listing.append(remote(mcp_tool))
         if page.next_cursor is None:

@@ -10,15 +10,22 @@ logs it and drops it, leaving the request that waited for it hanging.
   every pending request fails at once with the reason, and so does every later one;
 - a ``tools/call`` result is measured while it is still plain JSON, before the
   SDK builds a model object per content block, and so is a ``tools/list``
-  page (``Wire.listed_bytes``, which discovery meters).
+  page (``Wire.listed_bytes``, which discovery meters);
+- an answer whose id is not one the client sent (the string ``"1"`` for
+  request 1, which the SDK would accept) breaks the connection too.
+
+``Route`` carries what the connection factory (``_client.py``) was told about
+reaching the server: headers, a response hook, where stderr goes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import IO, Any
 
 import anyio
 import mcp
@@ -35,12 +42,26 @@ from mcp.shared.message import SessionMessage
 
 import littleghost as lg
 
+from . import _compat as compat
 from ._bounds import Bounds, exceeded
+from ._exceptions import MalformedMessage
 from ._failures import unparseable
 from ._http import bounded_http_client
 from ._stdio import bounded_stdio_client
 
-__all__ = ["Wire", "install"]
+__all__ = ["Route", "Wire", "install"]
+
+Stderr = IO[str] | Callable[[str], object] | None
+"""Where a stdio server's stderr goes: a real file, a callback per line, or our own stderr."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """How to reach the server beyond its address (see ``littleghost.mcp.client``)."""
+
+    headers: Mapping[str, str] = field(default_factory=dict[str, str])
+    on_response: Callable[[Any], object] | None = None
+    stderr: Stderr = None
 
 
 class Wire:
@@ -53,6 +74,8 @@ class Wire:
         self.dispatcher: Any = None
         # The JSON size of the last tools/list result, as the server sent it.
         self.listed_bytes = 0
+        # Whether the client ever sent a request id that is a string (the SDK sends ints).
+        self.sent_string_ids = False
 
     @property
     def broken(self) -> bool:
@@ -61,12 +84,15 @@ class Wire:
     @property
     def loop_ended(self) -> bool:
         """Whether the SDK's read loop is over (its own flag; in-process dispatchers have none)."""
-        return bool(getattr(self.dispatcher, "_closed", False))
+        return compat.dispatcher_closed(self.dispatcher)
 
     def error(self) -> lg.ProviderError:
         """A fresh copy of the failure, so concurrent callers never share one traceback."""
         assert self._failure is not None
-        return type(self._failure)(str(self._failure))
+        fresh = copy.copy(self._failure)
+        fresh.__traceback__ = None
+        fresh.__cause__ = self._failure.__cause__
+        return fresh
 
     def fail(self, error: lg.ProviderError) -> None:
         """Break the connection: the first reason sticks and the read loop stops now."""
@@ -76,32 +102,85 @@ class Wire:
             self._receive_scope.cancel()
 
 
-def install(client: mcp.Client, bounds: Bounds) -> Wire:
-    """Route ``client``'s connection through a ``Wire``; call before the client is entered."""
-    wire = Wire(bounds)
-    server = client.server
-    inproc = client._connect  # the SDK's connector, resolved from ``server`` at construction
+def install(client: mcp.Client, bounds: Bounds, route: Route | None = None) -> Wire:
+    """Route ``client``'s connection through a ``Wire``; call before the client is entered.
 
-    async def connect(stack: AsyncExitStack, mode: Any, raise_exceptions: bool) -> Any:
+    A client already routed (one the connection factory made) keeps its route
+    and takes ``bounds``: a ``Toolset``'s limits apply to every client it connects.
+    """
+    existing = compat.connector(client)
+    if isinstance(existing, BoundedConnector):
+        existing.wire.bounds = bounds
+        return existing.wire
+    connector = BoundedConnector(client.server, existing, Wire(bounds), route or Route())
+    compat.replace_connector(client, connector)
+    return connector.wire
+
+
+class BoundedConnector:
+    """The client's connector: the SDK's transports for ``server``, read through bounds."""
+
+    def __init__(
+        self, server: Any, sdk_connect: compat.Connector, wire: Wire, route: Route
+    ) -> None:
+        self.server = server
+        self.wire = wire
+        self._sdk_connect = sdk_connect
+        self._route = route
+
+    async def __call__(self, stack: AsyncExitStack, mode: Any, raise_exceptions: bool) -> Any:
+        server, wire, route = self.server, self.wire, self._route
         if isinstance(server, Server | MCPServer):
             # In-process: no bytes to bound; results are still measured as JSON.
-            wire.dispatcher = await inproc(stack, mode, raise_exceptions)
+            wire.dispatcher = await self._sdk_connect(stack, mode, raise_exceptions)
             return CheckedDispatcher(wire.dispatcher, wire)
         if isinstance(server, str):
-            http = await stack.enter_async_context(bounded_http_client(wire))
+            http = await stack.enter_async_context(
+                bounded_http_client(wire, route.headers, route.on_response)
+            )
             transport: Any = streamable_http_client(
                 server, http_client=http, max_sse_event_size=None
             )
         elif isinstance(server, StdioServerParameters):
-            transport = bounded_stdio_client(server, wire)
+            transport = bounded_stdio_client(server, wire, route.stderr)
         else:
             transport = server  # the application's own Transport
         read_stream, write_stream = await stack.enter_async_context(transport)
-        wire.dispatcher = JSONRPCDispatcher(GuardedReadStream(read_stream, wire), write_stream)
+        wire.dispatcher = JSONRPCDispatcher(
+            GuardedReadStream(read_stream, wire), RecordingWriteStream(write_stream, wire)
+        )
         return CheckedDispatcher(wire.dispatcher, wire)
 
-    client._connect = connect
-    return wire
+
+class RecordingWriteStream:
+    """The dispatcher's view of the transport's writer: notes the kinds of request id it sends."""
+
+    def __init__(self, inner: Any, wire: Wire) -> None:
+        self._inner = inner
+        self._wire = wire
+
+    async def send(self, item: SessionMessage) -> None:
+        message = item.message
+        if isinstance(message, types.JSONRPCRequest) and isinstance(message.id, str):
+            self._wire.sent_string_ids = True
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> RecordingWriteStream:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
 
 
 class GuardedReadStream:
@@ -129,6 +208,20 @@ class GuardedReadStream:
             raise anyio.EndOfStream
         if isinstance(item, Exception):
             self._wire.fail(unparseable(item))
+            raise anyio.EndOfStream
+        message = item.message
+        if (
+            isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
+            and isinstance(message.id, str)
+            and not self._wire.sent_string_ids
+        ):
+            self._wire.fail(
+                MalformedMessage(
+                    f"MCP server answered request id {message.id[:40]!r}, a string, though "
+                    "every request id sent was an integer; connection closed",
+                    connection_closed=True,
+                )
+            )
             raise anyio.EndOfStream
         return item
 
@@ -178,7 +271,7 @@ class CheckedDispatcher:
             raw = await self._inner.send_raw_request(method, params, opts, **kwargs)
         except MCPError as error:
             if error.code == types.CONNECTION_CLOSED and self._wire.broken:
-                raise self._wire.error() from None
+                raise self._wire.error()  # noqa: B904 (its cause is why the wire broke)
             check_error(error, self._wire.bounds)
             raise
         if method == "tools/call":

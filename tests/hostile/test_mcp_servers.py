@@ -18,7 +18,16 @@ import pytest
 from mcp.server import Server
 
 import littleghost as lg
-from littleghost.mcp import ServerError, Toolset
+from littleghost.mcp import (
+    ConnectionClosed,
+    JSONRPCError,
+    LimitExceeded,
+    MalformedMessage,
+    OutputSchemaError,
+    ServerError,
+    TimeoutExceeded,
+    Toolset,
+)
 from littleghost.mcp._stdio import LineReader
 from littleghost_testing.leaks import ResourceSnapshot
 from tests.hostile.servers.behaviors import SECRET
@@ -64,8 +73,8 @@ def assert_failed(result: lg.ExecutionResult, error: type[BaseException], text: 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_an_oversized_result_is_refused_at_the_bound(lg_leaks: Leaks, transport: str) -> None:
     first, second, _ = await call_twice(lg_leaks, transport, "huge", 8 * MIB, max_result_bytes=MIB)
-    assert_failed(first, lg.ProtocolError, "max_result_bytes (1048576)")
-    assert_failed(second, lg.ProtocolError, "max_result_bytes (1048576)")
+    assert_failed(first, LimitExceeded, "max_result_bytes (1048576)")
+    assert_failed(second, LimitExceeded, "max_result_bytes (1048576)")
 
 
 @pytest.mark.parametrize("size", [200_000, 8 * MIB])
@@ -74,20 +83,20 @@ async def test_server_sent_events_are_bounded_per_event(lg_leaks: Leaks, size: i
     if size < MIB:
         assert first.value == second.value == "a" * size
     else:
-        assert_failed(first, lg.ProtocolError, "max_result_bytes (1048576): an event longer")
-        assert_failed(second, lg.ProtocolError, "max_result_bytes (1048576): an event longer")
+        assert_failed(first, LimitExceeded, "max_result_bytes (1048576): an event longer")
+        assert_failed(second, LimitExceeded, "max_result_bytes (1048576): an event longer")
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_too_many_content_blocks(lg_leaks: Leaks, transport: str) -> None:
     first, _, _ = await call_twice(lg_leaks, transport, "blocks", 5000, max_content_blocks=100)
-    assert_failed(first, lg.ProtocolError, "max_content_blocks (100): result with 5000")
+    assert_failed(first, LimitExceeded, "max_content_blocks (100): result with 5000")
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_an_oversized_error_message(lg_leaks: Leaks, transport: str) -> None:
     first, _, _ = await call_twice(lg_leaks, transport, "error-text", 100_000)
-    assert_failed(first, lg.ProtocolError, "max_error_bytes (65536)")
+    assert_failed(first, LimitExceeded, "max_error_bytes (65536)")
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -106,7 +115,7 @@ async def test_unhandled_exception_text_never_reaches_the_model(
 async def test_deliberate_errors_stay_visible(lg_leaks: Leaks, transport: str, code: int) -> None:
     first, _, _ = await call_twice(lg_leaks, transport, "secret", code)
     assert first.content == SECRET
-    assert type(first.error) is lg.ToolError
+    assert type(first.error) is JSONRPCError
 
 
 @pytest.mark.parametrize(
@@ -158,15 +167,15 @@ async def test_an_unparseable_answer_breaks_the_connection(
     lg_leaks: Leaks, transport: str, behavior: str, size: int, text: str
 ) -> None:
     first, second, elapsed = await call_twice(lg_leaks, transport, behavior, size)
-    assert_failed(first, lg.ProtocolError, text)
-    assert_failed(second, lg.ProtocolError, text)
+    assert_failed(first, MalformedMessage, text)
+    assert_failed(second, MalformedMessage, text)
     assert elapsed < 1  # the connection is known broken: no new request is sent
 
 
 async def test_a_line_of_invalid_utf8_breaks_the_connection(lg_leaks: Leaks) -> None:
     first, second, elapsed = await call_twice(lg_leaks, "stdio", "invalid-utf8")
-    assert_failed(first, lg.ProtocolError, "not valid utf-8")
-    assert_failed(second, lg.ProtocolError, "not valid utf-8")
+    assert_failed(first, MalformedMessage, "not valid utf-8")
+    assert_failed(second, MalformedMessage, "not valid utf-8")
     assert elapsed < 1
 
 
@@ -177,8 +186,8 @@ async def test_an_unparseable_http_answer_fails_its_request(
     lg_leaks: Leaks, behavior: str, size: int
 ) -> None:
     first, second, _ = await call_twice(lg_leaks, "http", behavior, size)
-    assert_failed(first, lg.ProtocolError, "malformed data")
-    assert_failed(second, lg.ProtocolError, "malformed data")
+    assert_failed(first, MalformedMessage, "malformed data")
+    assert_failed(second, MalformedMessage, "malformed data")
 
 
 async def test_every_pending_call_fails_when_the_connection_breaks(lg_leaks: Leaks) -> None:
@@ -197,7 +206,7 @@ async def test_every_pending_call_fails_when_the_connection_breaks(lg_leaks: Lea
                     group.start_soon(call)
     assert len(results) == 5
     for result in results:
-        assert_failed(result, lg.ProtocolError, "cannot be parsed")
+        assert_failed(result, MalformedMessage, "cannot be parsed")
     await baseline.assert_released()
 
 
@@ -206,8 +215,8 @@ async def test_a_server_that_goes_away_fails_later_calls_at_once(
     lg_leaks: Leaks, transport: str
 ) -> None:
     first, second, elapsed = await call_twice(lg_leaks, transport, "exit")
-    assert_failed(first, lg.ProviderError, "MCP connection closed")
-    assert_failed(second, lg.ProviderError, "MCP connection closed")
+    assert_failed(first, ConnectionClosed, "MCP connection closed")
+    assert_failed(second, ConnectionClosed, "MCP connection closed")
     assert elapsed < 1
 
 
@@ -216,7 +225,7 @@ async def test_structured_content_nested_too_deep_for_the_validator(
     lg_leaks: Leaks, transport: str
 ) -> None:
     first, _, _ = await call_twice(lg_leaks, transport, "deep", 100)
-    assert_failed(first, lg.ProtocolError, "nested deeper than 64 levels")
+    assert_failed(first, MalformedMessage, "nested deeper than 64 levels")
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -224,14 +233,14 @@ async def test_output_breaking_its_schema_everywhere_gets_a_short_report(
     lg_leaks: Leaks, transport: str
 ) -> None:
     first, _, _ = await call_twice(lg_leaks, transport, "wrong-output", 200_000)
-    assert_failed(first, lg.ProtocolError, "breaks its outputSchema: $.names[0] must be string")
+    assert_failed(first, OutputSchemaError, "breaks its outputSchema: $.names[0] must be string")
     assert len(str(first.error)) < 4096
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 async def test_call_timeout(lg_leaks: Leaks, transport: str) -> None:
     first, _, _ = await call_twice(lg_leaks, transport, "silent", call_timeout=0.3)
-    assert_failed(first, lg.ProviderError, "call_timeout (0.3 s)")
+    assert_failed(first, TimeoutExceeded, "call_timeout (0.3 s)")
 
 
 @pytest.mark.parametrize(
@@ -241,7 +250,7 @@ async def test_discovery_timeout(lg_leaks: Leaks, transport: str, behavior: str)
     baseline = lg_leaks()
     with client_factory(transport, behavior) as make_client, anyio.fail_after(PROMPT):
         started = time.monotonic()
-        with pytest.raises(lg.ProviderError, match=r"discovery_timeout \(0.3 s\)"):
+        with pytest.raises(TimeoutExceeded, match=r"discovery_timeout \(0.3 s\)"):
             await toolset(make_client, discovery_timeout=0.3).tools(lg.Binding())
         assert time.monotonic() - started < 3
     await baseline.assert_released()
@@ -255,7 +264,7 @@ async def test_an_unparseable_catalog_fails_discovery_promptly(
     with (
         client_factory(transport, "garbage-list") as make_client,
         anyio.fail_after(PROMPT),
-        pytest.raises(lg.ProtocolError, match="cannot be parsed"),
+        pytest.raises(MalformedMessage, match="cannot be parsed"),
     ):
         await toolset(make_client).tools(lg.Binding())
     await baseline.assert_released()
@@ -287,7 +296,7 @@ async def test_optional_discovery_reports_its_failure(lg_leaks: Leaks) -> None:
         "toolset": "Hostile",
         "outcome": "error",
         "tool_count": 0,
-        "error_type": "ProviderError",
+        "error_type": "TimeoutExceeded",
     }
     await baseline.assert_released()
 
@@ -311,7 +320,7 @@ async def test_the_stdio_line_reader_is_linear_and_bounded(lg_leaks: Leaks) -> N
     [line] = reader.feed(b"\n")
     assert len(line) == 640 * 65536
     assert time.monotonic() - started < 2  # about 0.05 s; quadratic would copy ~13 GB
-    with pytest.raises(lg.ProtocolError, match=r"max_result_bytes \(67108864\)"):
+    with pytest.raises(LimitExceeded, match=r"max_result_bytes \(67108864\)"):
         for _ in range(1025):
             reader.feed(chunk)
     await baseline.assert_released()

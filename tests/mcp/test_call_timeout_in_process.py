@@ -182,7 +182,7 @@ async def test_a_timed_out_call_is_an_error_event_not_a_cancellation(lg_leaks: A
             result = await hang.execute({}, context=run.context)
             assert str(result.error) == TIMED_OUT
     outcomes = {event.name: (event.payload["outcome"], event.error_type) for event in events}
-    assert outcomes["mcp_call"] == ("error", "littleghost.ProviderError")
+    assert outcomes["mcp_call"] == ("error", "littleghost.mcp.TimeoutExceeded")
     assert outcomes["tool_call"] == ("error", None)
     await baseline.assert_released()
 

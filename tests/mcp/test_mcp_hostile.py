@@ -238,7 +238,7 @@ async def test_structured_content_must_match_output_schema(lg_leaks: Any) -> Non
         definition={"outputSchema": schema},
     )
     assert isinstance(wrong.error, lg.ProtocolError)
-    assert wrong.content == "Tool failed (ProtocolError)"
+    assert wrong.content == "Tool failed (OutputSchemaError)"
     missing = await call_once(lg_leaks, text_result("x"), definition={"outputSchema": schema})
     assert "returned no structuredContent" in str(missing.error)
     right = await call_once(

@@ -226,7 +226,7 @@ async def test_instrumentation_events(lg_leaks: Any) -> None:
                 "toolset": "Required",
                 "outcome": "error",
                 "tool_count": 0,
-                "error_type": "ProviderError",
+                "error_type": "TransportError",
             },
         ),
     ]

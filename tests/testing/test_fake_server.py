@@ -17,7 +17,14 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 import littleghost as lg
-from littleghost.mcp import ServerError, Toolset
+from littleghost.mcp import (
+    ConnectionClosed,
+    JSONRPCError,
+    LimitExceeded,
+    MalformedMessage,
+    ServerError,
+    Toolset,
+)
 from littleghost_testing.fake_server import (
     Crash,
     Delay,
@@ -150,16 +157,16 @@ async def test_raw_crash_drops_the_http_connection(server: FakeMCPServer) -> Non
 
 TOOLSET_FAULTS = [
     (ErrorResult("backend down"), lg.ToolError, "backend down", "backend down"),
-    (JsonRpcError(4004, "catalog unavailable"), lg.ToolError, "catalog unavailable", None),
+    (JsonRpcError(4004, "catalog unavailable"), JSONRPCError, "catalog unavailable", None),
     (
         JsonRpcError(-32050, "db at 10.0.0.7 down"),
         ServerError,
         "MCP tool failed (JSON-RPC error -32050)",
         None,
     ),
-    (Malformed(), lg.ProtocolError, "malformed data", "Tool failed (ProtocolError)"),
-    (Oversized(2000), lg.ProtocolError, "max_image_bytes (1000)", "Tool failed (ProtocolError)"),
-    (Crash(), lg.ProviderError, "MCP connection closed", "Tool failed (ProviderError)"),
+    (Malformed(), MalformedMessage, "malformed data", "Tool failed (MalformedMessage)"),
+    (Oversized(2000), LimitExceeded, "max_image_bytes (1000)", "Tool failed (LimitExceeded)"),
+    (Crash(), ConnectionClosed, "MCP connection closed", "Tool failed (ConnectionClosed)"),
 ]
 
 
@@ -279,10 +286,10 @@ async def test_pagination_and_endless_cursors(server: FakeMCPServer, transport: 
 
 
 LISTING_FAULTS = [
-    (JsonRpcError(-32050, "catalog unavailable"), lg.ToolError, "catalog unavailable"),
-    (Malformed(), lg.ProtocolError, "malformed data"),
-    (Oversized(5000), lg.ProtocolError, r"max_catalog_bytes (4000)"),
-    (Crash(), lg.ProviderError, "MCP connection closed"),
+    (JsonRpcError(-32050, "catalog unavailable"), JSONRPCError, "catalog unavailable"),
+    (Malformed(), MalformedMessage, "malformed data"),
+    (Oversized(5000), LimitExceeded, r"max_catalog_bytes (4000)"),
+    (Crash(), ConnectionClosed, "MCP connection closed"),
 ]
 
 

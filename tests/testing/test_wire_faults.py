@@ -56,7 +56,7 @@ async def test_raw_bytes_are_a_protocol_error(
     server.fault("lookup", fault)
     result = await call_through_toolset(server, transport)
     assert isinstance(result.error, lg.ProtocolError), result.error
-    assert result.content == "Tool failed (ProtocolError)"
+    assert result.content == "Tool failed (MalformedMessage)"
     assert server.calls == [("lookup", {"topic": "refunds"})]
     server.close()
     await leaks.assert_released()
