@@ -29,6 +29,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 
 import littleghost as lg
+import littleghost.mcp
 from littleghost.mcp import Toolset
 
 from ._engine import (
@@ -121,7 +122,8 @@ def _connector(
         return _Connector(f"FakeMCPServer {fake.name!r}", fake.client)
     if isinstance(target, MCPServer | Server):
         server: Any = target
-        return _Connector(f"{type(target).__name__} {server.name!r}", lambda: mcp.Client(server))
+        label = f"{type(target).__name__} {server.name!r}"
+        return _Connector(label, lambda: littleghost.mcp.client(server))
     if isinstance(target, str):
         resolved = resolve(target, headers=headers, env=env, cwd=cwd)
     elif isinstance(target, Sequence) and target and all(isinstance(w, str) for w in target):

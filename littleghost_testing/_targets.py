@@ -4,8 +4,10 @@
 in pytest, in an ``mcpServers`` JSON file) into a ``Target``: a way to get a
 fresh ``mcp.Client`` plus the words to name the server without its secrets.
 
-Header values and environment variable values are secrets: they reach the
-server and nothing else. ``Target.label`` and ``Target.connect_words()``
+Every client comes from ``littleghost.mcp.client``: the kit reads a server
+through the same bounded transports, and gets the same typed errors, as a
+``Toolset`` does. Header values and environment variable values are secrets:
+they reach the server and nothing else. ``Target.label`` and ``Target.connect_words()``
 show them as ``${VAR}`` references, and ``${VAR}`` written by the user is
 expanded from the environment only when connecting, in stdio arguments,
 header values and env values.
@@ -19,20 +21,17 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx2
 import mcp
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
-from mcp.shared._httpx_utils import create_mcp_http_client
+
+import littleghost.mcp
 
 from .fake_server import FakeMCPServer
 
@@ -219,14 +218,10 @@ def _stdio(
 
     def connect(errlog: TextIO | None, refusal: _Refusal) -> mcp.Client:
         expanded = [expand(word, environ, where="the server command") for word in command]
-        parameters = StdioServerParameters(
-            command=expanded[0],
-            args=expanded[1:],
-            env={key: expand(value, environ, where=f"--env {key}") for key, value in env.items()}
-            or None,
-            cwd=cwd,
+        values = {key: expand(value, environ, where=f"--env {key}") for key, value in env.items()}
+        return littleghost.mcp.client(
+            expanded, env=values or None, cwd=cwd, stderr=sys.stderr if errlog is None else errlog
         )
-        return mcp.Client(stdio_client(parameters, errlog=sys.stderr if errlog is None else errlog))
 
     label = " ".join(shlex.quote(word) for word in shown)
     return Target(label, "stdio", None, tuple(options), tuple(shown), connect)
@@ -269,7 +264,12 @@ def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Targ
             for name, value in headers.items()
         }
         endpoint = expand(url, environ, where="the URL")
-        return mcp.Client(_http_transport(endpoint, expanded, refusal))
+
+        def note(response: Any) -> None:
+            if response.status_code in REFUSED_STATUSES:
+                refusal.status = response.status_code
+
+        return littleghost.mcp.client(endpoint, headers=expanded, on_response=note)
 
     return Target(label, "http", _url_shown(url), tuple(options), (), connect)
 
@@ -297,22 +297,6 @@ def _variable_for(header: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "_", header).upper()
 
 
-@asynccontextmanager
-async def _http_transport(
-    url: str, headers: dict[str, str], refusal: _Refusal
-) -> AsyncIterator[Any]:
-    """Streamable HTTP with our headers, noting a 401/403 (the SDK reports any 4xx alike)."""
-
-    async def note(response: httpx2.Response) -> None:
-        if response.status_code in REFUSED_STATUSES:
-            refusal.status = response.status_code
-
-    client = create_mcp_http_client(headers=headers)
-    client.event_hooks["response"].append(note)
-    async with client, streamable_http_client(url, http_client=client) as streams:
-        yield streams
-
-
 def _in_process(target: str) -> Target:
     module_name, _, attribute = target.partition(":")
     if os.getcwd() not in sys.path:
@@ -335,7 +319,9 @@ def _in_process(target: str) -> Target:
         return Target(target, "module", target, (), (), lambda errlog, refusal: fake.client())
     if isinstance(value, MCPServer | Server):
         server = value
-        return Target(target, "module", target, (), (), lambda errlog, refusal: mcp.Client(server))
+        return Target(
+            target, "module", target, (), (), lambda errlog, refusal: littleghost.mcp.client(server)
+        )
     raise TargetError(
         f"{target} is a {type(value).__name__}, not an MCP server "
         "(an SDK MCPServer or Server, or a FakeMCPServer)"

@@ -14,9 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
-from mcp.shared.exceptions import MCPError
 
 import littleghost as lg
+from littleghost.mcp import (
+    ConnectionClosed,
+    JSONRPCError,
+    MalformedMessage,
+    OutputSchemaError,
+)
 
 from ._faults import TransportFaults
 from ._findings import KINDS, Finding, Severity, describe, show
@@ -177,42 +182,42 @@ class _Judge:
 
     def failure(self, error: Exception) -> Outcome:
         if isinstance(error, lg.ToolError):
-            # Newer littleghost hides an unhandled-exception message from models
-            # (``server_message``); the engine judges what the server really sent.
-            text = getattr(error, "server_message", None) or str(error)
-            protocol = error.__context__
-            if not isinstance(protocol, MCPError):
-                return self.outcome("is_error", *self.leaks(text, None))
-            leaked = self.leaks(text, protocol.error.data)
+            if not isinstance(error, JSONRPCError):
+                return self.outcome("is_error", *self.leaks(str(error), None))
+            # An unhandled-exception message is hidden from models (``ServerError``);
+            # the engine judges what the server really sent.
+            text = error.server_message
+            leaked = self.leaks(text, error.data)
             if not self.probe.valid:
                 return self.outcome("jsonrpc_error", *leaked)
             shown = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
             rpc = self.finding(
                 "jsonrpc_error",
                 "a result (isError at most)",
-                f"JSON-RPC error {protocol.error.code}: {shown}",
+                f"JSON-RPC error {error.code}: {shown}",
             )
             return self.outcome("jsonrpc_error", rpc, *leaked)
         if isinstance(error, lg.ProtocolError):
             message = str(error)
-            kind = "output_schema" if "outputSchema" in message else "malformed_result"
+            kind = "output_schema" if isinstance(error, OutputSchemaError) else "malformed_result"
             outcome = self.outcome(
                 "none", self.finding(kind, "a result that follows the protocol", message)
             )
-            outcome.crashed = message.endswith("connection closed")  # the client gave up on it
+            # The client gave up on the connection: every later call would fail too.
+            outcome.crashed = isinstance(error, MalformedMessage) and error.connection_closed
             return outcome
         if isinstance(error, lg.ProviderError):
             message = str(error)
-            if "connection closed" in message or "connection is closed" in message:
+            if isinstance(error, ConnectionClosed):
                 outcome = self.outcome(
                     "none",
                     self.finding("crash", "an answer over a working connection", message),
                 )
                 outcome.crashed = True
                 return outcome
-            kind = "malformed_result" if "parse" in message.lower() else "transport_error"
             return self.outcome(
-                "none", self.finding(kind, "an answer over a working connection", message)
+                "none",
+                self.finding("transport_error", "an answer over a working connection", message),
             )
         return self.outcome(
             "none",

@@ -20,7 +20,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ConfigDict
 
 import littleghost as lg
-from littleghost.mcp._failures import translate, translate_mcp_error
+from littleghost.mcp import JSONRPCError, translate_error
 
 from .._targets import Target, TargetError
 from ._connect import ServerLog, connection_failure, target_of
@@ -94,7 +94,7 @@ async def _call_once(
                 scope.deadline = anyio.current_time() + seconds
                 answer = await _send(client, tool, arguments)
     except Exception as error:
-        failure = translate(error)
+        failure = translate_error(error)
         if connected and isinstance(failure, lg.ProtocolError):
             return EXIT_ERROR, f"{tool}: the answer breaks the protocol: {failure}"
         if connected and target.refused_status is None:
@@ -123,7 +123,7 @@ async def _send(client: mcp.Client, tool: str, arguments: dict[str, Any]) -> dic
     try:
         result = await client.session.send_request(types.CallToolRequest(params=params), _Raw)
     except MCPError as error:
-        if not isinstance(translate_mcp_error(error, None), lg.ToolError):
+        if not isinstance(translate_error(error), JSONRPCError):
             raise  # a transport failure the SDK reports as a JSON-RPC error
         return {"error": error.error.model_dump(mode="json", exclude_none=True)}
     return {"result": result.model_dump(mode="json")}

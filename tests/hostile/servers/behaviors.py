@@ -2,7 +2,9 @@
 
 Each behavior answers ``server/discover`` and ``tools/list`` like an honest
 2026-07-28 server with one tool, ``probe``, and misbehaves on ``tools/call``
-(or, for ``silent-list`` and ``garbage-list``, on ``tools/list``);
+(or, for ``silent-list``, ``garbage-list`` and ``huge-list``, on ``tools/list``);
+``both`` answers with ``result`` and ``error`` at once, ``string-id`` with
+the request's integer id as a string;
 ``wrong-output`` lists an ``outputSchema`` that its ``structuredContent`` breaks
 ``SIZE`` times over. Answers are produced in chunks,
 so a server can send a gigabyte without holding it.
@@ -50,17 +52,21 @@ def answer(request: dict[str, Any], behavior: str, size: int) -> Iterator[bytes]
             raise Silent
         if behavior == "garbage-list":
             return iter([b"this is not JSON-RPC\n"])
+        if behavior == "huge-list":
+            return _huge_listing(key, size)
         if behavior == "wrong-output":
             return _line(key, "result", LISTING | {"tools": [PROBE | {"outputSchema": NAMES}]})
         return _line(key, "result", LISTING)
     if method != "tools/call":
         return _line(key, "error", {"code": -32601, "message": "Method not found"})
+    if behavior in ("both", "string-id"):
+        return _breach(key, behavior)
     return _call(key, behavior, size)
 
 
 def _call(key: str, behavior: str, size: int) -> Iterator[bytes]:
     text_block = {"type": "text", "text": "ok"}
-    if behavior == "ok":
+    if behavior in ("ok", "huge-list"):
         return _line(key, "result", {"content": [text_block], "resultType": "complete"})
     if behavior == "huge":
         return _huge(key, size)
@@ -98,6 +104,32 @@ def _call(key: str, behavior: str, size: int) -> Iterator[bytes]:
 
 def _line(key: str, field: str, value: Any) -> Iterator[bytes]:
     yield f'{{"jsonrpc": "2.0", "id": {key}, "{field}": {json.dumps(value)}}}\n'.encode()
+
+
+def _breach(key: str, behavior: str) -> Iterator[bytes]:
+    """An answer that looks right but breaks JSON-RPC (the SDK alone would accept it)."""
+    text_block = {"type": "text", "text": "ok"}
+    if behavior == "both":
+        error = {"code": -32000, "message": "and an error"}
+        raw = {"content": [text_block], "resultType": "complete"}
+        return iter(
+            [
+                f'{{"jsonrpc": "2.0", "id": {key}, "result": {json.dumps(raw)}, '
+                f'"error": {json.dumps(error)}}}\n'.encode()
+            ]
+        )
+    raw = {"content": [text_block], "resultType": "complete"}
+    return _line(json.dumps(str(json.loads(key))), "result", raw)
+
+
+def _huge_listing(key: str, size: int) -> Iterator[bytes]:
+    """A tools/list answer of about ``size`` bytes: one tool with a long description."""
+    opening = '{"jsonrpc": "2.0", "id": %s, "result": {"tools": [{"name": "probe", "description": "'
+    yield (opening % key).encode()
+    chunk = b"a" * CHUNK
+    for _ in range(size // CHUNK):
+        yield chunk
+    yield b'", "inputSchema": {"type": "object"}}], "resultType": "complete"}}\n'
 
 
 def _huge(key: str, size: int) -> Iterator[bytes]:
