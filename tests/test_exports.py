@@ -58,6 +58,15 @@ PUBLIC = {
     "littleghost.mcp": {
         "ServerError",
         "Toolset",
+        "ConnectionClosed",
+        "JSONRPCError",
+        "LimitExceeded",
+        "MalformedMessage",
+        "OutputSchemaError",
+        "TimeoutExceeded",
+        "TransportError",
+        "client",
+        "translate_error",
     },
     "littleghost.models": {
         "ModelRequestsBlockedError",
@@ -214,4 +223,6 @@ def test_public_exceptions_name_the_package_they_are_imported_from() -> None:
     assert lg.DeadlineExceededError.__module__ == "littleghost"
     assert lg.ToolCallLimitError.__module__ == "littleghost"
     assert mcp.ServerError.__module__ == "littleghost.mcp"
+    assert mcp.MalformedMessage.__module__ == "littleghost.mcp"
+    assert mcp.LimitExceeded.__module__ == "littleghost.mcp"
     assert models.ModelRequestsBlockedError.__module__ == "littleghost.models"

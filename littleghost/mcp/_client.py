@@ -28,7 +28,7 @@ __all__ = ["client"]
 
 
 def client(
-    server: str | Sequence[str] | StdioServerParameters | Server[Any] | MCPServer | Any,
+    server: str | Sequence[str] | StdioServerParameters | Server[Any] | MCPServer[Any] | Any,
     *,
     headers: Mapping[str, str] | None = None,
     env: Mapping[str, str] | None = None,
@@ -53,30 +53,31 @@ def client(
     from ._toolset import Toolset  # the Toolset imports this module's package first
 
     is_url = isinstance(server, str)
-    is_command = not is_url and isinstance(server, Sequence)
+    is_command = not is_url and isinstance(server, list | tuple)
     if (headers or on_response is not None) and not is_url:
         raise TypeError("headers and on_response are for a Streamable HTTP server (a URL)")
     if (env is not None or cwd is not None or stderr is not None) and not (
         is_command or isinstance(server, StdioServerParameters)
     ):
         raise TypeError("env, cwd and stderr are for a stdio server (a command)")
-    if is_url and not server.startswith(("http://", "https://")):
+    target: Any = server
+    if isinstance(server, str) and not server.startswith(("http://", "https://")):
         raise ValueError(f"{server[:80]!r} is not an http:// or https:// URL")
-    if is_command:
-        words = [str(word) for word in server]
+    if isinstance(server, list | tuple):
+        words = [str(word) for word in server]  # pyright: ignore[reportUnknownVariableType]
         if not words:
             raise ValueError("a stdio command needs at least the program")
-        server = StdioServerParameters(
+        target = StdioServerParameters(
             command=words[0], args=words[1:], env=dict(env) if env else None, cwd=cwd
         )
     elif isinstance(server, StdioServerParameters) and (env or cwd is not None):
-        server = server.model_copy(
+        target = server.model_copy(
             update={
                 "env": {**(server.env or {}), **(env or {})} or None,
                 "cwd": server.cwd if cwd is None else cwd,
             }
         )
-    made = mcp.Client(server, **options)
+    made = mcp.Client(target, **options)
     route = Route(headers=dict(headers or {}), on_response=on_response, stderr=stderr)
     install(made, Bounds.of(limits or Toolset), route)
     return made
