@@ -86,13 +86,14 @@ def unhandled_exception(text: str, tool_name: str) -> str | None:
 
     ``tool_name`` is the name the server lists the tool under.
     """
+    fastmcp = f"Error calling tool {tool_name!r}"
+    if text == fastmcp or text.startswith(fastmcp + ": "):  # the exception's text may run long
+        return "FastMCP (an unhandled exception)"
     if len(text) > MAX_EXAMINED_CHARS:
         return None
     name = re.escape(tool_name)
     if re.fullmatch(rf"Error executing tool {name}(?:: Error executing tool \S+)*", text):
         return "the MCP Python SDK's MCPServer (an unhandled exception)"
-    if re.fullmatch(rf"Error calling tool '{name}'(?:: .*)?", text, re.DOTALL):
-        return "FastMCP (an unhandled exception)"
     message = text.removeprefix(f"Error executing tool {tool_name}: ")
     for runtime, pattern in _RUNTIMES:
         if pattern.fullmatch(message):
