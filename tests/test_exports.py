@@ -69,6 +69,7 @@ PUBLIC = {
     "littleghost_testing": {
         "AutoModel",
         "FakeMCPServer",
+        "FuzzWarning",
         "ResourceSnapshot",
         "ScriptedModel",
         "ToolContract",
