@@ -21,7 +21,7 @@ from .leaks import ResourceSnapshot
 from .scripted_model import ScriptedModel
 
 if TYPE_CHECKING:
-    from ._server_fuzzing import from_target
+    from ._server_fuzzing import FuzzWarning, from_target
     from .auto_model import AutoModel
     from .contracts import (
         ToolContract,
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AutoModel",
     "FakeMCPServer",
+    "FuzzWarning",
     "ResourceSnapshot",
     "ScriptedModel",
     "ToolContract",
@@ -50,6 +51,7 @@ __all__ = [
 _LAZY = {
     "AutoModel": ".auto_model",
     "FakeMCPServer": ".fake_server",
+    "FuzzWarning": "._server_fuzzing",
     "ToolContract": ".contracts",
     "ToolsetContract": ".contracts",
     "assert_tool_contract": ".contracts",

@@ -6,14 +6,16 @@ item, with the tool's name as its id (``-k``, ``--lf`` and ``-n auto`` work).
 The event loop and every call run in threads of their own, so a case can be
 checked from a sync test or from inside a running event loop.
 Each item fuzzes its tool with the same engine and the same finding text as
-``littleghost check``. Every worker process opens one connection per server,
-on first use, and closes it when the session ends.
+``littleghost check``: a violation fails it, a warning is a ``FuzzWarning``
+(or a failure, with ``fail_on_warnings``). Every worker process opens one
+connection per server, on first use, and closes it when the session ends.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -43,12 +45,22 @@ from ._engine import (
 )
 from ._targets import Target, TargetError, resolve
 from .cli._output import details, reproduce
+from .cli._text import plural
 from .contracts._runner import in_fresh_thread
 from .fake_server import FakeMCPServer
 
-__all__ = ["FuzzCase", "FuzzedServer", "close_all", "from_target"]
+__all__ = ["FuzzCase", "FuzzWarning", "FuzzedServer", "close_all", "from_target"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FuzzWarning(UserWarning):
+    """A tool's warnings (``unexercised``, ``error_as_success``...): shown, not failed.
+
+    ``-W error::littleghost_testing.FuzzWarning`` or ``fail_on_warnings=True``
+    makes them failures.
+    """
+
 
 _servers: list[FuzzedServer] = []
 _servers_lock = threading.Lock()
@@ -69,6 +81,7 @@ def from_target(
     strict: bool = False,
     examples: int | None = None,
     seed: int | None = None,
+    fail_on_warnings: bool = False,
 ) -> FuzzedServer:
     """A server to fuzz from pytest: what ``littleghost check`` accepts, and in-process servers.
 
@@ -76,7 +89,9 @@ def from_target(
     strings, a ``Toolset`` subclass, an SDK ``MCPServer``/``Server`` or a
     ``FakeMCPServer``. The options are the CLI's; ``examples`` and ``seed``
     left ``None`` come from the active Hypothesis settings profile (and
-    ``--hypothesis-seed``). Nothing connects until a test module uses it.
+    ``--hypothesis-seed``). A tool with warnings but no violation passes with
+    a ``FuzzWarning``; ``fail_on_warnings`` fails it. Nothing connects until a
+    test module uses it.
     """
     connect = _connector(target, headers=headers, env=env, cwd=cwd)
     profile = settings()
@@ -95,7 +110,7 @@ def from_target(
             database.path if isinstance(database, DirectoryBasedExampleDatabase) else None
         ),
     )
-    return FuzzedServer(connect, options)
+    return FuzzedServer(connect, options, fail_on_warnings=fail_on_warnings)
 
 
 @dataclass(frozen=True)
@@ -145,9 +160,12 @@ def _global_seed() -> int | None:
 class FuzzedServer:
     """The server's tools as pytest items: decorate a test with ``@server.parametrize()``."""
 
-    def __init__(self, connector: _Connector, options: FuzzOptions) -> None:
+    def __init__(
+        self, connector: _Connector, options: FuzzOptions, *, fail_on_warnings: bool = False
+    ) -> None:
         self._connector = connector
         self.options = options
+        self.fail_on_warnings = fail_on_warnings
         self._connection: _Connection | None = None
 
     def __repr__(self) -> str:
@@ -223,19 +241,32 @@ class FuzzCase:
         """Fuzz the tool with valid and invalid inputs; fail the test on any violation.
 
         The failure shows each distinct finding as ``littleghost check`` does.
-        Returns the report (warnings included) when there is no violation.
+        Without a violation, warnings are a ``FuzzWarning`` (a failure with
+        ``fail_on_warnings``); returns the report, warnings included.
         """
-        report = self.server._fuzz(self.tool_name)  # pyright: ignore[reportPrivateUsage]
+        server = self.server
+        report = server._fuzz(self.tool_name)  # pyright: ignore[reportPrivateUsage]
         if report.violation_count:
-            target = self.server._connector.target  # pyright: ignore[reportPrivateUsage]
-            words = target.connect_words if target is not None else None
-            lines = details(report, _reproduce(words, self.server.label))
-            header = (
-                f"{self.tool_name} on {self.server.label}: "
-                f"{report.violation_count} violation(s) in {report.calls} call(s)"
-            )
-            pytest.fail("\n".join([header, *lines]), pytrace=False)
+            pytest.fail(self._explain(report, "violation"), pytrace=False)
+        if report.warning_count:
+            if server.fail_on_warnings:
+                pytest.fail(self._explain(report, "warning"), pytrace=False)
+            warnings.warn(FuzzWarning(self._explain(report, "warning")), stacklevel=2)
         return report
+
+    def _explain(self, report: ToolReport, severity: str) -> str:
+        """``lookup on desk: 2 violations in 26 calls``, then each finding as the CLI shows it."""
+        target = self.server._connector.target  # pyright: ignore[reportPrivateUsage]
+        words = target.connect_words if target is not None else None
+        lines = details(report, _reproduce(words, self.server.label))
+        distinct = (
+            report.distinct_violations if severity == "violation" else report.distinct_warnings
+        )
+        header = (
+            f"{self.tool_name} on {self.server.label}: "
+            f"{plural(distinct, severity)} in {plural(report.calls, 'call')}"
+        )
+        return "\n".join([header, *lines])
 
 
 def _reproduce(words: Callable[..., list[str]] | None, label: str) -> Callable[[str, Any], str]:

@@ -78,6 +78,7 @@ PUBLIC = {
     "littleghost_testing": {
         "AutoModel",
         "FakeMCPServer",
+        "FuzzWarning",
         "ResourceSnapshot",
         "ScriptedModel",
         "ToolContract",

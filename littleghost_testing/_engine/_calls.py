@@ -23,9 +23,11 @@ from littleghost.mcp import (
     OutputSchemaError,
 )
 
+from ._crashes import reads_as_error, unhandled_exception
 from ._faults import TransportFaults
 from ._findings import KINDS, Finding, Severity, describe, show
 from ._leaks import find_leak
+from ._planning import server_name
 
 __all__ = [
     "FAULT_GRACE_SECONDS",
@@ -60,13 +62,17 @@ class Probe:
 
 @dataclass
 class Outcome:
-    """How the server answered one call, and the findings it makes."""
+    """How the server answered one call, and the findings it makes.
+
+    ``said`` is the text of an error answer (``isError`` or JSON-RPC), bounded.
+    """
 
     answer: Answer
     duration: float
     findings: list[Finding] = field(default_factory=list[Finding])
     crashed: bool = False
     timed_out: bool = False
+    said: str | None = None
 
 
 @dataclass
@@ -89,7 +95,7 @@ async def call_once(
     started = time.monotonic()
     sent = await _send(tool, probe.input, seconds, faults)
     duration = time.monotonic() - started
-    judge = _Judge(probe, duration, strict)
+    judge = _Judge(probe, duration, strict, tool)
     if not sent.done:
         if sent.fault is not None:
             return judge.outcome(
@@ -139,10 +145,12 @@ async def _send(
 class _Judge:
     """Turns one answer into an ``Outcome`` for ``probe``."""
 
-    def __init__(self, probe: Probe, duration: float, strict: bool) -> None:
+    def __init__(self, probe: Probe, duration: float, strict: bool, tool: lg.Tool) -> None:
         self.probe = probe
         self.duration = duration
         self.strict = strict
+        self.tool_name = server_name(tool)
+        self.in_process = getattr(tool, "mcp_tool", None) is None
 
     def finding(
         self, kind: str, expected: str, observed: str, severity: Severity | None = None
@@ -163,13 +171,20 @@ class _Judge:
         return Outcome(answer, self.duration, list(findings))
 
     def success(self, value: Any) -> Outcome:
+        value = value.value if isinstance(value, lg.Result) else value
+        shown = show(value)[:MAX_SHOWN_CHARS]
         if self.probe.valid:
-            return self.outcome("success")
+            why = reads_as_error(value, self.tool_name)
+            if why is None:
+                return self.outcome("success")
+            return self.outcome(
+                "success",
+                self.finding("error_as_success", "a success that reads as one", f"{why}: {shown}"),
+            )
         expected = (
             f"a refusal (isError or a JSON-RPC error): the input breaks "
             f"{self.probe.keyword!r} at {self.probe.path}"
         )
-        shown = show(value.value if isinstance(value, lg.Result) else value)[:MAX_SHOWN_CHARS]
         if self.probe.keyword in UNKNOWN_PROPERTY_KEYWORDS:
             severity: Severity = "violation" if self.strict else "warning"
             return self.outcome(
@@ -183,20 +198,21 @@ class _Judge:
     def failure(self, error: Exception) -> Outcome:
         if isinstance(error, lg.ToolError):
             if not isinstance(error, JSONRPCError):
-                return self.outcome("is_error", *self.leaks(str(error), None))
+                text = str(error)
+                leaked = self.leaks(text, None)
+                return self.refused("is_error", text, leaked, *self.is_error(text))
             # An unhandled-exception message is hidden from models (``ServerError``);
             # the engine judges what the server really sent.
             text = error.server_message
             leaked = self.leaks(text, error.data)
             if not self.probe.valid:
-                return self.outcome("jsonrpc_error", *leaked)
+                return self.refused("jsonrpc_error", text, leaked)
             shown = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
-            rpc = self.finding(
-                "jsonrpc_error",
-                "a result (isError at most)",
-                f"JSON-RPC error {error.code}: {shown}",
-            )
-            return self.outcome("jsonrpc_error", rpc, *leaked)
+            said = f"JSON-RPC error {error.code}: {shown}"
+            rpc = self.finding("jsonrpc_error", "a result (isError at most)", said)
+            outcome = self.outcome("jsonrpc_error", rpc, *leaked)
+            outcome.said = said
+            return outcome
         if isinstance(error, lg.ProtocolError):
             message = str(error)
             kind = "output_schema" if isinstance(error, OutputSchemaError) else "malformed_result"
@@ -219,10 +235,40 @@ class _Judge:
                 "none",
                 self.finding("transport_error", "an answer over a working connection", message),
             )
+        if self.in_process and self.probe.valid:  # the Tool's own exception, not a server's
+            return self.outcome(
+                "none",
+                self.finding(
+                    "unhandled_exception", "a result (an error result at most)", describe(error)
+                ),
+            )
         return self.outcome(
             "none",
             self.finding("malformed_result", "a result littleghost can convert", describe(error)),
         )
+
+    def refused(
+        self, answer: Answer, text: str, leaked: list[Finding], *findings: Finding
+    ) -> Outcome:
+        """An error answer: its findings, and its text to quote if nothing ever succeeds."""
+        outcome = self.outcome(answer, *findings, *leaked)
+        outcome.said = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
+        return outcome
+
+    def is_error(self, text: str) -> list[Finding]:
+        """An ``unhandled_exception`` finding if a valid input's isError text reports a crash."""
+        if not self.probe.valid:
+            return []
+        sdk = unhandled_exception(text, self.tool_name)
+        if sdk is None:
+            return []
+        return [
+            self.finding(
+                "unhandled_exception",
+                "a result, or a deliberate error (isError with the tool's own message)",
+                f"{sdk}: {text[:MAX_SHOWN_CHARS]!r}",
+            )
+        ]
 
     def leaks(self, message: str, data: Any) -> list[Finding]:
         """A ``leaked_error_detail`` finding if the error text shows what it should not."""

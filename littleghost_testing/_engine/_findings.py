@@ -17,6 +17,7 @@ __all__ = [
     "ToolReport",
     "describe",
     "show",
+    "unexercised",
 ]
 
 Severity = Literal["violation", "warning"]
@@ -34,6 +35,11 @@ KINDS: dict[str, tuple[Severity, str]] = {
         "violation",
         "a valid input answered with a JSON-RPC error instead of a result",
     ),
+    "unhandled_exception": (
+        "violation",
+        "a valid input answered with the server's report of an exception its tool did not "
+        "handle (its SDK's crash shape), not a deliberate error",
+    ),
     "accepted_invalid": ("violation", "an input breaking the inputSchema answered with success"),
     "malformed_catalog": ("violation", "tools/list answered with a catalog that cannot be used"),
     "leaked_error_detail": (
@@ -44,6 +50,11 @@ KINDS: dict[str, tuple[Severity, str]] = {
         "warning",
         "an unknown property, forbidden by additionalProperties: false, was ignored "
         "(a violation with strict)",
+    ),
+    "error_as_success": (
+        "warning",
+        'a success whose content reads as an error ({"success": false}, an "error" key, '
+        "a crash report's text)",
     ),
     "unexercised": (
         "warning",
@@ -150,11 +161,22 @@ class ToolReport:
 
     @property
     def violation_count(self) -> int:
+        """Calls that showed a violation (one bug found by many calls counts many times)."""
         return sum(group.count for group in self.groups if group.example.severity == "violation")
 
     @property
     def warning_count(self) -> int:
+        """Calls that showed a warning."""
         return sum(group.count for group in self.groups if group.example.severity == "warning")
+
+    @property
+    def distinct_violations(self) -> int:
+        """Distinct violations: one per kind and broken keyword, however many calls showed it."""
+        return sum(1 for group in self.groups if group.example.severity == "violation")
+
+    @property
+    def distinct_warnings(self) -> int:
+        return sum(1 for group in self.groups if group.example.severity == "warning")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -169,6 +191,8 @@ class ToolReport:
             "unexercised": self.unexercised,
             "violation_count": self.violation_count,
             "warning_count": self.warning_count,
+            "distinct_violations": self.distinct_violations,
+            "distinct_warnings": self.distinct_warnings,
             "findings": [group.to_json() for group in self.groups],
             "notes": self.notes,
             "elapsed": round(self.elapsed, 6),
@@ -193,6 +217,18 @@ class ServerReport:
         return sum(tool.warning_count for tool in self.tools)
 
     @property
+    def distinct_violations(self) -> int:
+        return sum(tool.distinct_violations for tool in self.tools)
+
+    @property
+    def distinct_warnings(self) -> int:
+        return sum(tool.distinct_warnings for tool in self.tools)
+
+    @property
+    def calls(self) -> int:
+        return sum(tool.calls for tool in self.tools)
+
+    @property
     def checked(self) -> int:
         """How many tools were called at all."""
         return sum(1 for tool in self.tools if tool.called)
@@ -205,8 +241,30 @@ class ServerReport:
             "options": self.options,
             "violation_count": self.violation_count,
             "warning_count": self.warning_count,
+            "distinct_violations": self.distinct_violations,
+            "distinct_warnings": self.distinct_warnings,
             "tools": [tool.to_json() for tool in self.tools],
         }
+
+
+def unexercised(report: ToolReport, first_refusal: str | None) -> str:
+    """What an ``unexercised`` tool's valid calls got, quoting the first refusal.
+
+    ``--inputs`` is suggested only when it could help: a valid call was refused
+    (isError or JSON-RPC error), or none could be sent at all; a tool whose
+    calls all went unanswered needs time (its note says so), not other inputs.
+    """
+    answers, valid = report.answers, report.valid_calls
+    refused = answers.is_error + answers.jsonrpc_error
+    text = (
+        f"no valid call of {valid} succeeded ({answers.is_error} isError, "
+        f"{answers.jsonrpc_error} JSON-RPC errors, {valid - refused} without an answer)"
+    )
+    if first_refusal is not None:
+        text += f"; the first answered {json.dumps(first_refusal, ensure_ascii=True)}"
+    if refused or not valid:
+        text += "; give inputs that work with --inputs FILE"
+    return text
 
 
 def show(value: Any) -> str:

@@ -32,7 +32,7 @@ from littleghost._validation import SchemaValidator
 from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._calls import UNKNOWN_PROPERTY_KEYWORDS, Outcome, Probe, call_once
 from ._faults import TransportFaults
-from ._findings import Finding, FindingGroup, ToolReport, show
+from ._findings import Finding, FindingGroup, ToolReport, show, unexercised
 from ._inputs import is_zero_argument, schema_inputs
 from ._options import FuzzOptions
 from ._planning import PlannedTool, plan
@@ -129,6 +129,7 @@ class _ToolRun:
         self.findings: dict[tuple[str, str | None], list[Finding]] = {}
         self.stop_reason: str | None = None
         self.first_success: dict[str, Any] | None = None
+        self.first_refusal: str | None = None
         self.in_flight: tuple[Probe, tuple[bool, str], Future[Outcome]] | None = None
         try:
             self.validator: SchemaValidator | None = SchemaValidator(self.schema)
@@ -271,6 +272,7 @@ class _ToolRun:
                 report.answers.is_error += 1
             elif outcome.answer == "jsonrpc_error":
                 report.answers.jsonrpc_error += 1
+            self.first_refusal = self.first_refusal or outcome.said
         else:
             report.invalid_calls += 1
         for finding in outcome.findings:
@@ -395,13 +397,6 @@ class _ToolRun:
         report.groups = groups
 
     def _unexercised(self) -> Finding:
-        answers, valid = self.report.answers, self.report.valid_calls
-        other = valid - answers.is_error - answers.jsonrpc_error
-        observed = (
-            f"no valid call of {valid} succeeded ({answers.is_error} isError, "
-            f"{answers.jsonrpc_error} JSON-RPC errors, {other} without an answer); "
-            "give inputs that work with --inputs FILE"
-        )
         return Finding(
             kind="unexercised",
             valid=True,
@@ -409,7 +404,7 @@ class _ToolRun:
             path=None,
             input=None,
             expected="at least one valid input answered with success",
-            observed=observed,
+            observed=unexercised(self.report, self.first_refusal),
             duration=0.0,
             severity="warning",
         )

@@ -70,7 +70,7 @@ def write_table(
         counts = f"{answers.success}/{answers.is_error}/{answers.jsonrpc_error}"
         out.write(
             f"{tool.name:<{width}}  {tool.calls:>5}  {counts:>14}  "
-            f"{tool.violation_count:>10}  {tool.warning_count:>8}  {tool.elapsed:>6.1f}s\n"
+            f"{tool.distinct_violations:>10}  {tool.distinct_warnings:>8}  {tool.elapsed:>6.1f}s\n"
         )
     for tool in report.tools:
         for line in details(tool, reproduce_line, verbose=verbose):
@@ -81,15 +81,21 @@ def write_table(
 
 
 def summary_line(report: ServerReport) -> str:
+    """Distinct findings, then the calls they came from: ``2 violations, 1 warning in 21 calls``."""
     tools, checked = len(report.tools), report.checked
-    calls = sum(tool.calls for tool in report.tools)
-    verdict = "FAILED" if report.violation_count else "passed"
+    if report.violation_count:
+        verdict = "FAILED"
+    elif checked == 0:
+        verdict = "nothing checked"
+    else:
+        verdict = "passed"
     if report.interrupted:
         verdict += " (interrupted: partial results)"
     return (
-        f"{plural(tools, 'tool')} ({checked} checked, {tools - checked} skipped), "
-        f"{plural(calls, 'call')}, {plural(report.violation_count, 'violation')}, "
-        f"{plural(report.warning_count, 'warning')}: {verdict}"
+        f"{plural(tools, 'tool')} ({checked} checked, {tools - checked} skipped): "
+        f"{plural(report.distinct_violations, 'violation')}, "
+        f"{plural(report.distinct_warnings, 'warning')} in {plural(report.calls, 'call')}: "
+        f"{verdict}"
     )
 
 
@@ -176,7 +182,10 @@ def write_junit(report: ServerReport, path: Path, reproduce_line: Reproduce) -> 
             failure = ET.SubElement(
                 case,
                 "failure",
-                message=f"{tool.violation_count} contract violations in {tool.calls} calls",
+                message=(
+                    f"{plural(tool.distinct_violations, 'contract violation')} "
+                    f"in {plural(tool.calls, 'call')}"
+                ),
                 type="ContractViolation",
             )
             failure.text = text

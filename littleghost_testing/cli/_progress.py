@@ -81,12 +81,12 @@ class Progress:
         with self._lock:
             self._running.pop(report.name, None)
             self._done += 1
-            self._findings += report.violation_count + report.warning_count
+            self._findings += report.distinct_violations + report.distinct_warnings
         counts = ", ".join(
             [
                 plural(report.calls, "call"),
-                plural(report.violation_count, "violation"),
-                plural(report.warning_count, "warning"),
+                plural(report.distinct_violations, "violation"),
+                plural(report.distinct_warnings, "warning"),
             ]
         )
         self.line(f"  {report.name}: {counts} ({report.elapsed:.1f} s)")

@@ -31,6 +31,7 @@ def check_tool(
     backend: str = DEFAULTS.backend,
     cancel_within: float = DEFAULTS.cancel_within,
     call_timeout: float = DEFAULTS.call_timeout,
+    time_budget: float | None = DEFAULTS.time_budget,
 ) -> Report:
     """Run the contract battery on ``tool_class`` and report every check.
 
@@ -38,7 +39,8 @@ def check_tool(
     checks build; ``examples`` are valid inputs tried before generated ones;
     ``checks`` picks checks by name (all of ``TOOL_CHECKS`` by default).
     ``max_examples`` and ``seed`` left ``None`` come from the active
-    Hypothesis settings profile.
+    Hypothesis settings profile; ``time_budget`` ends each input-driven check's
+    search after that many seconds (its report says how many inputs ran).
     """
     if not (isinstance(tool_class, type) and issubclass(tool_class, lg.Tool)):
         raise TypeError(f"check_tool needs a Tool subclass, not {tool_class!r}")
@@ -49,6 +51,7 @@ def check_tool(
         backend,
         cancel_within,
         call_timeout,
+        time_budget,
         binding=binding_factory(binding),
         examples=tuple(examples),
     )
@@ -72,6 +75,7 @@ def check_toolset(
     backend: str = DEFAULTS.backend,
     cancel_within: float = DEFAULTS.cancel_within,
     call_timeout: float = DEFAULTS.call_timeout,
+    time_budget: float | None = DEFAULTS.time_budget,
 ) -> Report:
     """Discover ``toolset_class``'s tools and run the battery on each, plus discovery and cleanup.
 
@@ -82,7 +86,13 @@ def check_toolset(
     selected = _select(checks, TOOLSET_CHECKS)
     given = dict(examples or {})
     options = Options(
-        max_examples, seed, backend, cancel_within, call_timeout, binding=binding_factory(binding)
+        max_examples,
+        seed,
+        backend,
+        cancel_within,
+        call_timeout,
+        time_budget,
+        binding=binding_factory(binding),
     )
 
     def run_checks() -> tuple[Check, ...]:

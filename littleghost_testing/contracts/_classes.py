@@ -29,6 +29,7 @@ class _Contract:
     seed: ClassVar[int | None] = DEFAULTS.seed
     cancel_within: ClassVar[float] = DEFAULTS.cancel_within
     call_timeout: ClassVar[float] = DEFAULTS.call_timeout
+    time_budget: ClassVar[float | None] = DEFAULTS.time_budget
 
     def binding(self) -> lg.Binding:
         """The Binding each checked instance gets; override to supply a workspace, a run, ..."""
@@ -43,6 +44,7 @@ class _Contract:
             "backend": str(name),
             "cancel_within": self.cancel_within,
             "call_timeout": self.call_timeout,
+            "time_budget": self.time_budget,
         }
 
 

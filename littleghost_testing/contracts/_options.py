@@ -22,7 +22,9 @@ class ContractSettings:
     Hypothesis settings profile (and ``--hypothesis-seed``), as in any
     ``@given`` test. ``backend`` is the event loop the tool runs on.
     ``cancel_within`` is how soon, in seconds, a cancelled or expired call
-    must stop; ``call_timeout`` bounds one call (or close).
+    must stop; ``call_timeout`` bounds one call (or close). ``time_budget``
+    bounds each input-driven check's search, in seconds (``None``: no bound):
+    a slow tool would otherwise take ``max_examples`` times its call time.
     """
 
     max_examples: int | None = None
@@ -30,12 +32,15 @@ class ContractSettings:
     backend: str = "asyncio"
     cancel_within: float = 0.25
     call_timeout: float = 10.0
+    time_budget: float | None = 30.0
 
     def __post_init__(self) -> None:
         if self.max_examples is not None and self.max_examples < 1:
             raise ValueError(f"max_examples must be at least 1, not {self.max_examples}")
-        for name in ("cancel_within", "call_timeout"):
+        for name in ("cancel_within", "call_timeout", "time_budget"):
             seconds = getattr(self, name)
+            if name == "time_budget" and seconds is None:
+                continue
             if not isinstance(seconds, int | float) or not seconds > 0:
                 raise ValueError(f"{name} must be a positive number of seconds, not {seconds!r}")
 

@@ -10,10 +10,18 @@ from typing import Any
 
 import littleghost as lg
 from littleghost._results import UNSERIALIZABLE, render_content
+from littleghost.mcp._failures import ServerError
 
-from .._engine import describe
+from .._engine import describe, server_name
+from .._engine._crashes import unhandled_exception
 
-__all__ = ["INVALID_PREFIX", "malformed", "sanitization_problem", "show_result"]
+__all__ = [
+    "INVALID_PREFIX",
+    "crash_report",
+    "malformed",
+    "sanitization_problem",
+    "show_result",
+]
 
 INVALID_PREFIX = "Invalid tool input: "
 
@@ -67,6 +75,27 @@ def sanitization_problem(result: lg.ExecutionResult) -> tuple[str, str] | None:
     if message and message in result.content and not isinstance(error, lg.ToolError):
         observed += " (the exception's message leaked)"
     return f"content {expected!r}", observed
+
+
+def crash_report(result: lg.ExecutionResult, tool: lg.Tool) -> str | None:
+    """What shows that an error ``result`` reports an exception nobody handled, or ``None``.
+
+    Decided by the error's type: a ``ToolError`` is deliberate (unless its
+    text is a server SDK's crash report), other littleghost errors are typed
+    failures (a provider, a protocol), anything else escaped the tool's
+    ``call`` (``Tool failed (Type)``) or its value could not be rendered.
+    """
+    error = result.error
+    if not result.is_error or error is None:
+        return None
+    if isinstance(error, ServerError):
+        return f"the server's JSON-RPC error {error.code} (an unhandled exception)"
+    if isinstance(error, lg.ToolError):
+        sdk = unhandled_exception(str(error), server_name(tool))
+        return None if sdk is None else f"{sdk}: {str(error)[:300]!r}"
+    if isinstance(error, lg.LittleGhostError):
+        return None
+    return f"{describe(error)}, which the tool did not handle"
 
 
 def show_result(result: lg.ExecutionResult) -> str:

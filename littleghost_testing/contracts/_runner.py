@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 import unittest
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -26,7 +27,15 @@ from hypothesis import strategies as st
 
 from ._options import Options
 
-__all__ = ["Failure", "Runner", "TimedOut", "Violation", "in_fresh_thread", "running"]
+__all__ = [
+    "Failure",
+    "Runner",
+    "Searched",
+    "TimedOut",
+    "Violation",
+    "in_fresh_thread",
+    "running",
+]
 
 T = TypeVar("T")
 
@@ -46,6 +55,25 @@ class TimedOut(Violation):
     Shrinking a timeout re-runs the hanging call dozens of times, each one
     waiting out the whole timeout.
     """
+
+
+class _OutOfTime(BaseException):
+    """Ends a search whose time budget is spent; a BaseException, so Hypothesis lets it through."""
+
+
+@dataclass
+class Searched:
+    """How one search went: the inputs it ran, and whether its time budget ended it."""
+
+    examples: int = 0
+    out_of_time: bool = False
+
+    def describe(self, what: str, budget: float | None) -> str:
+        """``12 generated inputs``, or ``3 ... (the 30 s time_budget ended the search)``."""
+        text = f"{self.examples} {what}"
+        if self.out_of_time:
+            text += f" (the {budget:g} s time_budget ended the search)"
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +101,7 @@ class Runner:
         *,
         key: str,
         examples: tuple[Any, ...] = (),
+        searched: Searched | None = None,
     ) -> Failure | None:
         """Apply ``rule`` to ``examples`` and generated values; the minimal failure, if any.
 
@@ -81,14 +110,24 @@ class Runner:
         recorded is the minimal one. A ``TimedOut`` ends the search at once:
         later examples are not run and nothing is shrunk. ``key`` names the
         search in the profile's example database (a check and its tool), so
-        failures found before are replayed first.
+        failures found before are replayed first. Once ``time_budget`` is
+        spent, no further input runs (the first always does): the search ends
+        with the smallest failure found so far, if any; ``searched`` counts
+        the inputs run.
         """
         failures: list[Failure] = []
         timeouts: list[Failure] = []
+        searched = searched if searched is not None else Searched()
+        budget = self.options.time_budget
+        ends = None if budget is None else time.monotonic() + budget
 
         def checked(value: Any) -> None:
             if timeouts:
                 return  # a hanging call was found: nothing more is worth waiting for
+            if ends is not None and searched.examples and time.monotonic() >= ends:
+                searched.out_of_time = True
+                raise _OutOfTime
+            searched.examples += 1
             try:
                 rule(value)
             except TimedOut as timeout:
@@ -97,17 +136,11 @@ class Runner:
                 failures.append(Failure(value, violation))
                 raise
 
-        test: Any = given(strategy)(checked)
-        for value in reversed(examples):
-            test = example(value)(test)
-        test = self.options.profile_settings()(test)
-        if self.options.seed is not None:
-            test = hypothesis.seed(self.options.seed)(test)
-        elif hypothesis.core.global_force_seed is None:
-            digest = hashlib.sha256(key.encode()).digest()
-            test._hypothesis_internal_database_key = b"littleghost-contract." + digest
         try:
-            test()
+            self._test(strategy, checked, key, examples)()
+        except _OutOfTime:
+            if failures and not timeouts:  # each raised on its own input; the last is smallest
+                return failures[-1]
         except unittest.SkipTest:
             return None  # the profile's phases generate nothing and the database held nothing
         except Violation:
@@ -117,6 +150,25 @@ class Runner:
             if not timeouts:  # a timeout while shrinking leaves the replay passing: expected
                 raise
         return timeouts[0] if timeouts else None
+
+    def _test(
+        self,
+        strategy: st.SearchStrategy[Any],
+        checked: Callable[[Any], None],
+        key: str,
+        examples: tuple[Any, ...],
+    ) -> Callable[[], None]:
+        """``checked`` as a Hypothesis test: the examples first, the profile's settings."""
+        test: Any = given(strategy)(checked)
+        for value in reversed(examples):
+            test = example(value)(test)
+        test = self.options.profile_settings()(test)
+        if self.options.seed is not None:
+            test = hypothesis.seed(self.options.seed)(test)
+        elif hypothesis.core.global_force_seed is None:
+            digest = hashlib.sha256(key.encode()).digest()
+            test._hypothesis_internal_database_key = b"littleghost-contract." + digest
+        return test
 
 
 @contextmanager

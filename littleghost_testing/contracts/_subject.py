@@ -6,7 +6,7 @@ import functools
 import inspect
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -19,7 +19,7 @@ import littleghost as lg
 from .._engine import describe
 from ..strategies import SchemaError, from_schema
 from ._report import Check
-from ._runner import Failure, Runner, TimedOut, Violation
+from ._runner import Failure, Runner, Searched, TimedOut, Violation
 
 __all__ = ["Subject", "close_quietly", "execute_within", "first_drawn", "simplest"]
 
@@ -31,6 +31,7 @@ class Subject:
     tool_class: type[lg.Tool]
     runner: Runner
     label: str | None = None  # the tool's name, in a report that covers a whole toolset
+    searched: dict[str, Searched] = field(default_factory=dict[str, Searched])
 
     def make(self) -> lg.Tool:
         return self.tool_class(self.runner.options.binding())
@@ -60,10 +61,17 @@ class Subject:
         examples: tuple[Any, ...],
     ) -> Failure | Check | None:
         """Run the search; a strategy that cannot produce inputs becomes a failed check."""
+        searched = self.searched[name] = Searched()
         try:
-            return self.runner.search(strategy, rule, key=self._key(name), examples=examples)
+            return self.runner.search(
+                strategy, rule, key=self._key(name), examples=examples, searched=searched
+            )
         except (SchemaError, HypothesisException) as error:
             return self.cannot_generate(name, error)
+
+    def ran(self, name: str, what: str) -> str:
+        """How many inputs check ``name`` ran, and whether its time budget ended it."""
+        return self.searched[name].describe(what, self.runner.options.time_budget)
 
     def close(self, tool: lg.Tool) -> None:
         """Close an instance a check made; how closing goes is the cleanup check's business."""

@@ -18,7 +18,7 @@ from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._canaries import Canary, canaries
 from ._options import Options
 from ._report import Check
-from ._rules import INVALID_PREFIX, malformed, sanitization_problem, show_result
+from ._rules import INVALID_PREFIX, crash_report, malformed, sanitization_problem, show_result
 from ._runner import Violation
 from ._spies import CallSpy, CloseSpy
 from ._stopping import check_cancellation, check_deadline
@@ -120,15 +120,25 @@ def _refuses(mutate: Callable[[], object], undo: Callable[[], object], where: st
 
 
 def check_valid_inputs(subject: Subject) -> Check:
-    def rule(result: lg.ExecutionResult) -> None:
+    def rule(result: lg.ExecutionResult, tool: lg.Tool) -> None:
         problem = malformed(result)
         if problem is not None:
             raise Violation("a well-formed ExecutionResult", problem)
         if result.is_error and result.content.startswith(INVALID_PREFIX):
             raise Violation("the input to be accepted: it is valid for the schema", result.content)
+        crash = crash_report(result, tool)
+        if crash is not None:
+            raise Violation(
+                "a result, or a deliberate error (a ToolError): the input is valid",
+                f"an error result {result.content[:300]!r} for {crash}",
+            )
 
     return _over_valid_inputs(
-        subject, "valid_inputs", rule, "a valid input was mishandled", "well-formed results"
+        subject,
+        "valid_inputs",
+        rule,
+        "a valid input was mishandled",
+        "well-formed results, no unhandled exception",
     )
 
 
@@ -136,7 +146,7 @@ def check_error_sanitization(subject: Subject) -> Check:
     """Errors on generated inputs, then a failure of every canary kind injected into ``call``."""
     name, headline = "error_sanitization", "an error result shows more than the contract allows"
 
-    def rule(result: lg.ExecutionResult) -> None:
+    def rule(result: lg.ExecutionResult, tool: lg.Tool) -> None:
         problem = sanitization_problem(result)
         if problem is not None:
             raise Violation(*problem)
@@ -164,8 +174,7 @@ def check_error_sanitization(subject: Subject) -> Check:
         subject.close(tool)
     return subject.passed(
         name,
-        f"up to {subject.runner.options.budget} generated inputs and {len(injected)} injected "
-        f"failures: {summary}",
+        f"{subject.ran(name, 'generated inputs')} and {len(injected)} injected failures: {summary}",
     )
 
 
@@ -201,7 +210,7 @@ def _no_leaked_detail(result: lg.ExecutionResult) -> None:
 def _over_valid_inputs(
     subject: Subject,
     name: str,
-    rule: Callable[[lg.ExecutionResult], None],
+    rule: Callable[[lg.ExecutionResult, lg.Tool], None],
     headline: str,
     summary: str,
 ) -> Check:
@@ -214,7 +223,7 @@ def _over_valid_inputs(
     try:
 
         def apply(value: Any) -> None:
-            rule(runner.run(execute_within, tool, value, None, options.call_timeout))
+            rule(runner.run(execute_within, tool, value, None, options.call_timeout), tool)
 
         failure = subject.search(name, strategy, apply, tuple(options.examples))
     finally:
@@ -223,7 +232,7 @@ def _over_valid_inputs(
         return failure
     if failure is not None:
         return subject.failed(name, headline, failure.violation, input=failure.input)
-    return subject.passed(name, f"up to {options.budget} generated inputs: {summary}")
+    return subject.passed(name, f"{subject.ran(name, 'generated inputs')}: {summary}")
 
 
 def check_invalid_inputs(subject: Subject) -> Check:
@@ -265,7 +274,8 @@ def check_invalid_inputs(subject: Subject) -> Check:
         )
     return subject.passed(
         "invalid_inputs",
-        f"up to {options.budget} invalid inputs: each rejected by path, call never invoked",
+        f"{subject.ran('invalid_inputs', 'invalid inputs')}: each rejected by path, "
+        "call never invoked",
     )
 
 

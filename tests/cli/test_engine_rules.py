@@ -71,6 +71,7 @@ def test_ordinary_error_messages_leak_nothing(text: str) -> None:
 def test_every_kind_has_a_severity_and_a_description() -> None:
     assert {kind for kind, (severity, _) in KINDS.items() if severity == "warning"} == {
         "ignored_unknown_property",
+        "error_as_success",
         "unexercised",
     }
     assert "leaked_error_detail" in KINDS and all(text for _, text in KINDS.values())

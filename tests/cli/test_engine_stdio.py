@@ -215,7 +215,7 @@ def test_an_unexercised_tool_reads_as_one_line(anyio_backend: str, tmp_path: Pat
     line = (
         f"leaky: unexercised (warning): no valid call of {valid} succeeded "
         f"({valid} isError, 0 JSON-RPC errors, 0 without an answer); "
-        "give inputs that work with --inputs FILE"
+        'the first answered "withheld: it leaks"; give inputs that work with --inputs FILE'
     )
     at = lines.index(line)
     assert lines[at - 1] == "" and not lines[at + 1 :]  # no input, took or reproduce lines

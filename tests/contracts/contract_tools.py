@@ -11,7 +11,7 @@ import littleghost as lg
 
 
 class LookupTool(lg.Tool):
-    """Well-behaved and async: a ToolError for unknown articles, a crash for German ones."""
+    """Well-behaved and async: a ToolError for unknown articles."""
 
     description = "Look up a help center article."
     input_schema = {
@@ -26,8 +26,6 @@ class LookupTool(lg.Tool):
 
     async def call(self, input: Any) -> Any:
         await anyio.lowlevel.checkpoint()
-        if input.get("locale") == "de":
-            raise RuntimeError("database password is hunter2")
         if input["article"] > 500:
             raise lg.ToolError(f"No article {input['article']}")
         return {"article": input["article"], "text": "Refunds within 30 days."}
@@ -41,7 +39,12 @@ class SyncLookupTool(LookupTool):
 
 
 class LeakyTool(LookupTool):
-    """Breaks sanitization: puts the exception's message into the content."""
+    """Crashes for German articles, and breaks sanitization: the exception's message shows."""
+
+    async def call(self, input: Any) -> Any:
+        if input.get("locale") == "de":
+            raise RuntimeError("database password is hunter2")
+        return await super().call(input)
 
     async def execute(self, input: Any, *, context: lg.RunContext | None = None) -> Any:
         result = await super().execute(input, context=context)
@@ -105,3 +108,18 @@ class ThawedSchemaTool(LookupTool):
 
 
 ThawedSchemaTool.input_schema = {"type": "object", "properties": {"article": {"type": "integer"}}}
+
+
+class DividingTool(LookupTool):
+    """Crashes on a valid input: ZeroDivisionError for article 1, which the schema allows."""
+
+    def call(self, input: Any) -> Any:
+        return {"pages": 100 // (input["article"] - 1)}
+
+
+class SlowTool(LookupTool):
+    """Well-behaved, but each call takes a while: the time budget ends its searches."""
+
+    async def call(self, input: Any) -> Any:
+        await anyio.sleep(0.05)
+        return await super().call(input)

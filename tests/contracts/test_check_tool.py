@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from contract_tools import (
     DeadlineBlindTool,
+    DividingTool,
     FailingCloseTool,
     LeakyTool,
     LookupTool,
     MisrenderingTool,
     RejectingTool,
+    SlowTool,
     StubbornTool,
     SyncLookupTool,
     ThawedSchemaTool,
@@ -49,7 +52,7 @@ def failed_only(tool_class: type[lg.Tool], backend: str = "asyncio") -> dict[str
 
 def test_leaking_an_exception_message_fails_error_sanitization(anyio_backend: str) -> None:
     failures = failed_only(LeakyTool, anyio_backend)
-    assert list(failures) == ["error_sanitization"]
+    assert list(failures) == ["valid_inputs", "error_sanitization"]  # it crashes, and leaks
     check = check_tool(LeakyTool, checks=["error_sanitization"], **FAST)["error_sanitization"]
     assert not check.passed
     # Ten inputs reach the tool's own failure (each enum value comes early), shrunk.
@@ -114,13 +117,56 @@ def test_assert_tool_contract_explains_every_failure() -> None:
     with pytest.raises(AssertionError) as raised:
         assert_tool_contract(LeakyTool, **FAST)
     message = str(raised.value)
-    assert message.startswith("leaky_tool broke 1 of 8 contract checks:")
+    assert message.startswith("leaky_tool broke 2 of 8 contract checks:")
     assert (
         "FAILED error_sanitization: an error result shows more than the contract allows" in message
     )
     assert '  input:    {"article": 1, "locale": "de"}' in message
     assert "  expected: content 'Tool failed (RuntimeError)'" in message
     assert assert_tool_contract(LookupTool, **FAST).passed
+
+
+def test_an_unhandled_exception_on_a_valid_input_fails_valid_inputs(anyio_backend: str) -> None:
+    failures = failed_only(DividingTool, anyio_backend)
+    assert list(failures) == ["valid_inputs"]  # "Tool failed (ZeroDivisionError)" is sanitized
+    check = check_tool(DividingTool, checks=["valid_inputs"], **FAST)["valid_inputs"]
+    assert check.input == {"article": 1}
+    assert check.expected == "a result, or a deliberate error (a ToolError): the input is valid"
+    assert check.observed == (
+        "an error result 'Tool failed (ZeroDivisionError)' for "
+        "ZeroDivisionError('integer division or modulo by zero'), which the tool did not handle"
+    )
+
+
+def test_a_deliberate_tool_error_on_a_valid_input_is_fine() -> None:
+    class Refusing(LookupTool):
+        async def call(self, input: object) -> object:
+            raise lg.ToolError("no such article")
+
+    assert check_tool(Refusing, checks=["valid_inputs"], **FAST).passed
+
+
+def test_the_time_budget_ends_each_search_and_says_how_many_inputs_ran() -> None:
+    started = time.monotonic()
+    report = check_tool(
+        SlowTool,
+        checks=["valid_inputs", "invalid_inputs"],
+        max_examples=1000,
+        time_budget=0.5,
+    )
+    elapsed = time.monotonic() - started
+    assert report.passed, report.explain()
+    valid = report["valid_inputs"].detail
+    ran = int(valid.split()[0])
+    assert 1 <= ran <= 0.5 / 0.05 + 1  # each call sleeps 0.05 s; the first always runs
+    assert valid == (
+        f"{ran} generated inputs (the 0.5 s time_budget ended the search): "
+        "well-formed results, no unhandled exception"
+    )
+    assert elapsed < 2 * 0.5 + 3.0  # both searches, plus the portal and Hypothesis's setup
+    # Without a bound every example runs: invalid inputs never reach the slow call.
+    unbounded = check_tool(SlowTool, checks=["invalid_inputs"], max_examples=20, time_budget=None)
+    assert unbounded["invalid_inputs"].detail.startswith("20 invalid inputs: ")
 
 
 def test_given_examples_are_tried_first() -> None:

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from toolset_targets import HelpDeskTools, RefusingHelpDeskTools, UnreachableTools
+from toolset_targets import (
+    CrashingDeskTools,
+    HelpDeskTools,
+    RefusingHelpDeskTools,
+    UnreachableTools,
+)
 
 from littleghost_testing.contracts import TOOLSET_CHECKS, assert_toolset_contract, check_toolset
 
@@ -54,3 +59,14 @@ def test_examples_per_tool_are_tried_first() -> None:
 def test_a_toolset_failure_raises_with_the_explanation() -> None:
     with pytest.raises(AssertionError, match="UnreachableTools broke 1 of 1 contract checks"):
         assert_toolset_contract(UnreachableTools)
+
+
+def test_a_server_crash_on_a_valid_input_fails_valid_inputs() -> None:
+    report = check_toolset(CrashingDeskTools, checks=["valid_inputs"], max_examples=10)
+    check = report["valid_inputs[pages]"]
+    assert not check.passed
+    assert check.input == {"total": 0, "parts": 0}
+    assert check.observed == (
+        "an error result 'Error executing tool pages' for the MCP Python SDK's MCPServer "
+        "(an unhandled exception): 'Error executing tool pages'"
+    )

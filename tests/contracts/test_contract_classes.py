@@ -15,7 +15,7 @@ from hypothesis import settings
 HEADER = """
 import sys
 sys.path.insert(0, {path!r})
-from contract_tools import LookupTool, LeakyTool
+from contract_tools import DividingTool, LookupTool, LeakyTool
 from toolset_targets import HelpDeskTools
 from littleghost_testing.contracts import ToolContract, ToolsetContract
 """
@@ -47,12 +47,37 @@ class TestLeaky(ToolContract):
 """,
     )
     result = pytester.runpytest("-q")
-    result.assert_outcomes(passed=30, failed=2)
+    result.assert_outcomes(passed=28, failed=4)
     result.stdout.fnmatch_lines(
         [
             "*TestLeaky.test_error_sanitization?asyncio?*",
             "*leaky_tool broke 1 of 1 contract checks:*",
             "*FAILED error_sanitization: an error result shows more than the contract allows*",
+        ]
+    )
+
+
+def test_a_tool_raising_on_a_valid_input_fails_its_tool_contract(
+    pytester: pytest.Pytester,
+) -> None:
+    suite(
+        pytester,
+        """
+class TestDividing(ToolContract):
+    tool_class = DividingTool
+    max_examples = 10
+""",
+        toolsets=False,
+    )
+    result = pytester.runpytest("-q")
+    result.assert_outcomes(passed=14, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*TestDividing.test_valid_inputs?asyncio?*",
+            "*dividing_tool broke 1 of 1 contract checks:*",
+            "*FAILED valid_inputs: a valid input was mishandled*",
+            '*input:    {"article": 1}*',
+            "*observed: an error result 'Tool failed (ZeroDivisionError)' for ZeroDivisionError(*",
         ]
     )
 

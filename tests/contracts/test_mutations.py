@@ -12,7 +12,7 @@ import time
 import pytest
 from contract_tools import (
     DeadlineBlindTool,
-    LeakyTool,
+    DividingTool,
     MisrenderingTool,
     StubbornTool,
 )
@@ -55,7 +55,7 @@ MUTANTS: list[tuple[type[lg.Tool], str, list[str]]] = [
         "invalid_inputs",
         ["an input the schema forbids was not rejected", "content 'Invalid tool input: rejected'"],
     ),
-    (LeakyTool, "error_sanitization", ["(the exception's message leaked)"]),
+    (DividingTool, "valid_inputs", ["observed: an error result 'Tool failed (ZeroDivisionError)'"]),
     (
         QuietlyLeakyTool,
         "error_sanitization",

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import anyio
 import mcp
+from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.message import SessionMessage
 
@@ -173,3 +174,18 @@ class OrphaningTools(SlowDeskTools):
         sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
         self.orphans.append(subprocess.Popen(sleeper))
         return super().client(binding)
+
+
+crashing_desk = MCPServer("crashing-desk")
+
+
+@crashing_desk.tool(description="Pages per part.")
+def pages(total: int, parts: int) -> float:
+    return total / parts  # ZeroDivisionError for parts 0, which the schema allows
+
+
+class CrashingDeskTools(Toolset):
+    """An SDK server whose tool crashes on a valid input: MCPServer's crash shape."""
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        return mcp.Client(crashing_desk)

@@ -10,7 +10,7 @@ from mcp_types import ToolAnnotations
 import littleghost as lg
 import littleghost_testing._server_fuzzing  # noqa: F401 - loaded here, not inside pytester runs
 from littleghost.mcp import Toolset
-from littleghost_testing import from_target
+from littleghost_testing import FuzzWarning, from_target
 from littleghost_testing._targets import TargetError
 from littleghost_testing.fake_server import FakeMCPServer
 
@@ -179,3 +179,50 @@ def test_toolsets_and_sdk_servers_are_targets(target: object) -> None:
     assert (report.called, report.violation_count) == (True, 0)
     assert report.answers.success > 0
     server.close()
+
+
+planted = MCPServer("planted")
+
+
+@planted.tool(description="Columns.", annotations=ToolAnnotations(read_only_hint=True))
+def columns(table: str) -> dict[str, object]:
+    return {"success": False, "message": "no such table"}
+
+
+@planted.tool(description="Divide.", annotations=ToolAnnotations(read_only_hint=True))
+def divide(total: int, parts: int) -> float:
+    return total / parts
+
+
+def _case(server: object, name: str) -> object:
+    [parametrized] = server.parametrize().mark.args[1:]  # type: ignore[attr-defined]
+    return {param.id: param.values[0] for param in parametrized}[name]
+
+
+def test_warnings_are_pytest_warnings_or_failures_on_request() -> None:
+    shown = from_target(planted, examples=3)
+    with pytest.warns(FuzzWarning) as caught:
+        report = _case(shown, "columns").check()  # type: ignore[attr-defined]
+    shown.close()
+    assert report.warning_count > 0 and report.violation_count == 0
+    (warning,) = caught
+    text = str(warning.message)
+    assert text.startswith("columns on MCPServer 'planted': 1 warning in ")
+    assert "columns: error_as_success (warning): " in text
+    assert '  observed:  "success" is false: {"success":false,' in text
+
+    strict = from_target(planted, examples=3, fail_on_warnings=True)
+    with pytest.raises(pytest.fail.Exception, match="columns: error_as_success"):
+        _case(strict, "columns").check()  # type: ignore[attr-defined]
+    strict.close()
+
+
+def test_a_crash_on_a_valid_input_fails_the_item() -> None:
+    server = from_target(planted, examples=5)
+    with pytest.raises(pytest.fail.Exception) as failed:
+        _case(server, "divide").check()  # type: ignore[attr-defined]
+    server.close()
+    text = str(failed.value)
+    assert text.startswith("divide on MCPServer 'planted': 1 violation in ")
+    assert "divide: unhandled_exception (violation): " in text
+    assert "'Error executing tool divide'" in text

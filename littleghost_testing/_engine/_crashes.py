@@ -1,0 +1,130 @@
+"""Recognising a tool's unhandled exception in what a server answered.
+
+Most servers turn any exception into an ``isError`` result, so a crash on a
+valid input looks like a deliberate refusal ("order not found") unless its
+shape gives it away. Each server SDK has its own shape, read from its source:
+
+- the MCP Python SDK's ``MCPServer`` (mcp 2.x) answers a crash with exactly
+  ``Error executing tool NAME`` (a nested crash adds ``: Error executing tool
+  OTHER``), a deliberate ``ToolError`` with ``Error executing tool NAME: its
+  message``;
+- FastMCP 2.x answers ``Error calling tool 'NAME'``, followed by ``: `` and the
+  exception's text unless it masks error details; a deliberate ``ToolError``
+  is its message alone;
+- the TypeScript SDK's ``McpServer``, the MCP Python SDK 1.x and hand-written
+  low-level servers answer with the exception's text (1.x ``FastMCP`` after
+  ``Error executing tool NAME: ``): a crash shows as the language runtime's
+  own error text (``list index out of range``, ``Cannot read properties of
+  undefined (reading 'x')``).
+
+The low-level ``Server`` of mcp 2.x answers a crash with JSON-RPC error
+-32603, already a violation for a valid input (``jsonrpc_error``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["MAX_EXAMINED_CHARS", "MAX_PARSED_CHARS", "reads_as_error", "unhandled_exception"]
+
+MAX_EXAMINED_CHARS = 1000
+"""Crash reports are short: a longer answer text is not one (nothing longer is matched)."""
+
+MAX_PARSED_CHARS = 64 * 1024
+"""A success's text is parsed as JSON, to look for an error in it, up to this many characters."""
+
+_PYTHON_RUNTIME = re.compile(
+    r"(?:float |integer )?division(?: or modulo)? by zero"
+    r"|integer modulo by zero"
+    r"|(?:list|string|tuple|bytearray|range object) index out of range"
+    r"|(?:list|string|tuple) assignment index out of range"
+    r"|pop from (?:an )?empty (?:list|deque|set)"
+    r"|'NoneType' object (?:has no attribute '\w+'|is not (?:subscriptable|iterable|callable))"
+    r"|unsupported operand type\(s\) for .{1,40}: '\w+' and '\w+'"
+    r"|can only concatenate \w+ \(not \"\w+\"\) to \w+"
+    r"|'\w+' object has no attribute '\w+'"
+    r"|'\w+' object is not (?:subscriptable|iterable|callable)"
+    r"|'\w+' codec can't (?:en|de)code (?:character|byte)s? .{1,200}"
+    r"|maximum recursion depth exceeded.{0,60}"
+    r"|max\(\) (?:arg|iterable argument) is an empty sequence"
+    r"|min\(\) (?:arg|iterable argument) is an empty sequence"
+    r"|math domain error"
+    r"|invalid literal for int\(\) with base \d+: .{1,200}"
+    r"|could not convert string to float: .{1,200}"
+    r"|not enough values to unpack \(expected \d+, got \d+\)"
+    r"|too many values to unpack \(expected \d+(?:, got \d+)?\)"
+    r"|Expecting value: line \d+ column \d+ \(char \d+\)"
+)
+"""CPython's own texts for the errors a tool body raises by accident."""
+
+_JAVASCRIPT_RUNTIME = re.compile(
+    r"Cannot (?:read|set) propert(?:y|ies) of (?:undefined|null)(?: \(\w+ '[^']{0,100}'\))?"
+    r"|Cannot destructure property '[^']{0,100}' of '[^']{0,200}' as it is (?:undefined|null)\."
+    r"|Cannot convert undefined or null to object"
+    r"|Cannot access '[\w$]+' before initialization"
+    r"|[\w$.\[\]()]{1,200} is not (?:a function|iterable|a constructor)"
+    r"|Maximum call stack size exceeded"
+    r"|Invalid (?:array|string) length"
+    r"|Invalid time value"
+    r"|Reduce of empty array with no initial value"
+    r"|Unexpected end of JSON input"
+    r"|Unexpected token .{1,40} in JSON at position \d+"
+    r"|.{1,200} is not valid JSON"
+)
+"""V8's own texts for the errors a tool body throws by accident (``error.message`` only)."""
+
+_RUNTIMES = (
+    ("a Python runtime error", _PYTHON_RUNTIME),
+    ("a JavaScript runtime error", _JAVASCRIPT_RUNTIME),
+)
+
+
+def unhandled_exception(text: str, tool_name: str) -> str | None:
+    """Whose report of an unhandled exception ``text`` is (an ``isError`` text), or ``None``.
+
+    ``tool_name`` is the name the server lists the tool under.
+    """
+    fastmcp = f"Error calling tool {tool_name!r}"
+    if text == fastmcp or text.startswith(fastmcp + ": "):  # the exception's text may run long
+        return "FastMCP (an unhandled exception)"
+    if len(text) > MAX_EXAMINED_CHARS:
+        return None
+    name = re.escape(tool_name)
+    if re.fullmatch(rf"Error executing tool {name}(?:: Error executing tool \S+)*", text):
+        return "the MCP Python SDK's MCPServer (an unhandled exception)"
+    message = text.removeprefix(f"Error executing tool {tool_name}: ")
+    for runtime, pattern in _RUNTIMES:
+        if pattern.fullmatch(message):
+            return runtime
+    return None
+
+
+def reads_as_error(value: Any, tool_name: str) -> str | None:
+    """Why a success's ``value`` reads as an error, or ``None``.
+
+    ``{"success": false}``, a top-level ``error`` key that holds something (in
+    structured content or a JSON text), or a text in a crash report's shape.
+    """
+    if isinstance(value, str):
+        if unhandled_exception(value, tool_name) is not None:
+            return "its text is an unhandled exception's report"
+        value = _parsed(value)
+    if isinstance(value, dict):
+        if value.get("success") is False:
+            return '"success" is false'
+        if value.get("error") not in (None, False, "", [], {}):
+            return 'it has an "error"'
+    return None
+
+
+def _parsed(text: str) -> Any:
+    """The JSON object ``text`` holds, if it is one and short enough to parse."""
+    stripped = text.strip()
+    if not stripped.startswith("{") or len(stripped) > MAX_PARSED_CHARS:
+        return None
+    try:
+        return json.loads(stripped)
+    except (ValueError, RecursionError):
+        return None

@@ -1,0 +1,61 @@
+"""Planted bugs, written with the MCP Python SDK as users write tools: each tool one behaviour.
+
+``app`` is an ``MCPServer``; ``low`` a low-level ``Server`` whose handler raises.
+Every tool is annotated read-only, so ``check`` calls it by default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+
+app = MCPServer("planted")
+
+
+@app.tool(annotations=READ_ONLY)
+def divide(total: int, parts: int) -> float:
+    """Splits a total: a zero divisor, which the schema allows, raises ZeroDivisionError."""
+    return total / parts
+
+
+@app.tool(annotations=READ_ONLY)
+def initial(name: str) -> str:
+    """The first letter: an empty name raises IndexError."""
+    return name[0]
+
+
+@app.tool(annotations=READ_ONLY)
+def lookup(order_id: str) -> str:
+    """A deliberate refusal for every order: a fine answer, never a crash."""
+    raise ToolError(f"order {order_id!r} not found")
+
+
+@app.tool(annotations=READ_ONLY)
+def columns(table: str) -> dict[str, Any]:
+    """Answers success with a body that says it failed."""
+    return {"success": False, "message": f"no table {table!r}"}
+
+
+@app.tool(annotations=READ_ONLY)
+def echo(text: str) -> str:
+    """The control: correct on every input."""
+    return text
+
+
+async def _list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    tool = types.Tool(name="crashing", input_schema=schema, annotations=READ_ONLY)
+    return types.ListToolsResult(tools=[tool])
+
+
+async def _call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+    raise ZeroDivisionError("division by zero")
+
+
+low = Server("planted-low", on_list_tools=_list_tools, on_call_tool=_call_tool)

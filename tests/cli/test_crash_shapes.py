@@ -1,0 +1,115 @@
+"""Which answers report an unhandled exception, and which successes read as errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from littleghost_testing._engine import Answers, ToolReport
+from littleghost_testing._engine._crashes import (
+    MAX_EXAMINED_CHARS,
+    reads_as_error,
+    unhandled_exception,
+)
+from littleghost_testing._engine._findings import unexercised
+
+CRASHES = [
+    ("Error executing tool divide", "the MCP Python SDK's MCPServer (an unhandled exception)"),
+    (
+        "Error executing tool divide: Error executing tool inner",
+        "the MCP Python SDK's MCPServer (an unhandled exception)",
+    ),
+    ("Error calling tool 'divide'", "FastMCP (an unhandled exception)"),
+    ("Error calling tool 'divide': division by zero", "FastMCP (an unhandled exception)"),
+    ("division by zero", "a Python runtime error"),
+    ("Error executing tool divide: division by zero", "a Python runtime error"),
+    ("string index out of range", "a Python runtime error"),
+    ("'NoneType' object has no attribute 'lower'", "a Python runtime error"),
+    (
+        "'ascii' codec can't encode character '\\xe9' in position 0: ordinal not in range(128)",
+        "a Python runtime error",
+    ),
+    ("Cannot read properties of undefined (reading 'toUpperCase')", "a JavaScript runtime error"),
+    ("args.items.map is not a function", "a JavaScript runtime error"),
+    ("Reduce of empty array with no initial value", "a JavaScript runtime error"),
+]
+DELIBERATE = [
+    "Error executing tool divide: parts must not be zero",
+    "Error executing tool other",  # another tool's name: not this tool's crash report
+    "Error calling tool 'other'",
+    "order 'ORD-1' not found",
+    "MCP error -32602: Input validation error: Invalid arguments for tool divide",
+    "repository is not a git repository",
+    "division by zero is not allowed here",
+    "",
+]
+
+
+@pytest.mark.parametrize(("text", "sdk"), CRASHES)
+def test_each_sdks_crash_report_is_recognised(text: str, sdk: str) -> None:
+    assert unhandled_exception(text, "divide") == sdk
+
+
+@pytest.mark.parametrize("text", DELIBERATE)
+def test_deliberate_errors_are_not_crashes(text: str) -> None:
+    assert unhandled_exception(text, "divide") is None
+
+
+def test_only_a_prefix_shape_is_recognised_in_a_long_text() -> None:
+    long = "x" * MAX_EXAMINED_CHARS
+    assert unhandled_exception(f"Error calling tool 'divide': {long}", "divide") is not None
+    assert unhandled_exception(f"division by zero {long}", "divide") is None
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ({"success": False}, '"success" is false'),
+        ('{"success": false, "rows": []}', '"success" is false'),
+        ({"error": "no such table"}, 'it has an "error"'),
+        ('  {"error": {"code": 3}}', 'it has an "error"'),
+        ("Error executing tool divide", "its text is an unhandled exception's report"),
+    ],
+)
+def test_successes_that_read_as_errors(value: Any, why: str) -> None:
+    assert reads_as_error(value, "divide") == why
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"success": True},
+        {"error": None},
+        {"error": ""},
+        {"results": [{"error": "per-item"}]},
+        '{"error": null}',
+        "{not json",
+        "no error here",
+        ["error"],
+        None,
+        3,
+    ],
+)
+def test_successes_that_do_not(value: Any) -> None:
+    assert reads_as_error(value, "divide") is None
+
+
+def _report(valid: int, is_error: int = 0, jsonrpc_error: int = 0) -> ToolReport:
+    report = ToolReport("t", valid_calls=valid)
+    report.answers = Answers(0, is_error, jsonrpc_error)
+    return report
+
+
+def test_unexercised_suggests_inputs_only_when_they_could_help() -> None:
+    refused = unexercised(_report(3, is_error=3), 'no "repo"\n')
+    assert refused == (
+        "no valid call of 3 succeeded (3 isError, 0 JSON-RPC errors, 0 without an answer); "
+        'the first answered "no \\"repo\\"\\n"; give inputs that work with --inputs FILE'
+    )
+    # Every call timed out: other inputs would not help.
+    assert unexercised(_report(1), None) == (
+        "no valid call of 1 succeeded (0 isError, 0 JSON-RPC errors, 1 without an answer)"
+    )
+    # No valid input could be sent at all: given ones would be.
+    assert unexercised(_report(0), None).endswith("; give inputs that work with --inputs FILE")

@@ -1,0 +1,148 @@
+"""Crashes on valid input are findings: each server SDK's own crash shape, from real servers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import mcp
+import pytest
+from mcp.client.stdio import StdioServerParameters
+from servers.engine_harness import connected
+from servers.sdk_crashes import python_sdk
+
+from littleghost_testing._engine import FuzzOptions, ToolReport
+
+FAST = FuzzOptions(examples=10, timeout=10.0, shrink_budget=5.0)
+SERVERS = Path(__file__).parent / "servers" / "sdk_crashes"
+
+
+def kinds(report: ToolReport) -> dict[str, str]:
+    return {group.example.kind: group.example.observed for group in report.groups}
+
+
+def test_mcpserver_crashes_are_violations_and_deliberate_errors_are_not(
+    anyio_backend: str,
+) -> None:
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
+        divide = engine.fuzz("divide", FAST)
+        initial = engine.fuzz("initial", FAST)
+        lookup = engine.fuzz("lookup", FAST)
+        echo = engine.fuzz("echo", FAST)
+    (crash,) = [g.example for g in divide.groups if g.example.kind == "unhandled_exception"]
+    assert crash.valid and crash.input == {"total": 0, "parts": 0}  # shrunk
+    assert crash.observed == (
+        "the MCP Python SDK's MCPServer (an unhandled exception): 'Error executing tool divide'"
+    )
+    assert crash.severity == "violation"
+    assert "unhandled_exception" in kinds(initial)
+    assert min(g.example.input["name"] for g in initial.groups) == ""
+    # A ToolError is the tool's own answer: refused every time, never a crash.
+    assert set(kinds(lookup)) == {"unexercised"}
+    assert lookup.answers.is_error == lookup.valid_calls > 0
+    assert echo.groups == [] and echo.answers.success == echo.valid_calls
+
+
+def test_unexercised_quotes_the_first_refusal_and_suggests_inputs(anyio_backend: str) -> None:
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
+        lookup = engine.fuzz("lookup", FuzzOptions(examples=3, shrink_budget=0.0))
+    (group,) = lookup.groups
+    assert group.example.observed == (
+        f"no valid call of {lookup.valid_calls} succeeded ({lookup.valid_calls} isError, "
+        "0 JSON-RPC errors, 0 without an answer); the first answered "
+        "\"Error executing tool lookup: order '' not found\"; "
+        "give inputs that work with --inputs FILE"
+    )
+
+
+def test_a_success_that_reads_as_an_error_is_a_warning_quoting_it(anyio_backend: str) -> None:
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
+        report = engine.fuzz("columns", FAST)
+    (group,) = report.groups
+    finding = group.example
+    assert (finding.kind, finding.severity) == ("error_as_success", "warning")
+    assert finding.observed.startswith('"success" is false: {"success":false,"message":"no table')
+    assert group.count == report.valid_calls
+    assert report.answers.success == report.valid_calls and not report.unexercised
+
+
+def test_a_low_level_server_crash_is_a_jsonrpc_error(anyio_backend: str) -> None:
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.low)) as engine:
+        report = engine.fuzz("crashing", FuzzOptions(examples=3, shrink_budget=0.0))
+    found = kinds(report)
+    assert found["jsonrpc_error"] == "JSON-RPC error -32603: Internal server error"
+    assert found["unexercised"].endswith(
+        'the first answered "JSON-RPC error -32603: Internal server error"; '
+        "give inputs that work with --inputs FILE"
+    )
+
+
+# -- servers written with other SDKs, each run from its own installation ---------------------
+
+
+def _stdio(command: str, *args: str) -> Callable[[], mcp.Client]:
+    parameters = StdioServerParameters(command=command, args=list(args))
+    return lambda: mcp.Client(parameters, mode="legacy")
+
+
+@pytest.fixture(scope="session")
+def fastmcp_python(request: pytest.FixtureRequest) -> str:
+    """A Python with FastMCP 2.x (which needs mcp 1.x), in a venv cached across runs."""
+    home = request.config.cache.mkdir("fastmcp2-venv")
+    python = home / "bin" / "python"
+    if not (home / "installed").exists():  # a half-made venv is made again
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(home)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "fastmcp>=2,<3"], check=True)
+        (home / "installed").touch()
+    return str(python)
+
+
+@pytest.fixture(scope="session")
+def typescript_sdk(request: pytest.FixtureRequest) -> Path:
+    """A folder with the TypeScript SDK installed from npm, cached across runs."""
+    home = request.config.cache.mkdir("typescript-sdk")
+    if not (home / "node_modules" / "@modelcontextprotocol" / "sdk").exists():
+        npm = shutil.which("npm")
+        assert npm is not None, "the TypeScript SDK test needs node and npm"
+        subprocess.run(
+            [npm, "install", "--silent", "--prefix", str(home), "@modelcontextprotocol/sdk", "zod"],
+            check=True,
+            env={**os.environ, "npm_config_update_notifier": "false"},
+        )
+    shutil.copy(SERVERS / "ts_server.mjs", home / "server.mjs")
+    return home
+
+
+def test_fastmcp2_crashes_are_violations(fastmcp_python: str) -> None:
+    client = _stdio(fastmcp_python, str(SERVERS / "fastmcp_server.py"))
+    with connected("asyncio", client) as engine:
+        divide = engine.fuzz("divide", FAST)
+        lookup = engine.fuzz("lookup", FAST)
+        echo = engine.fuzz("echo", FAST)
+    crash = kinds(divide)["unhandled_exception"]
+    assert crash == (
+        "FastMCP (an unhandled exception): \"Error calling tool 'divide': division by zero\""
+    )
+    assert set(kinds(lookup)) == {"unexercised"}
+    assert echo.groups == []
+
+
+def test_typescript_sdk_crashes_are_violations(typescript_sdk: Path) -> None:
+    node = shutil.which("node")
+    assert node is not None
+    client = _stdio(node, str(typescript_sdk / "server.mjs"))
+    with connected("asyncio", client) as engine:
+        shout = engine.fuzz("shout", FAST)
+        lookup = engine.fuzz("lookup", FAST)
+        echo = engine.fuzz("echo", FAST)
+    (crash,) = [g.example for g in shout.groups if g.example.kind == "unhandled_exception"]
+    assert crash.input == {"text": ""}
+    assert crash.observed.startswith(
+        'a JavaScript runtime error: "Cannot read properties of undefined'
+    )
+    assert set(kinds(lookup)) == {"unexercised"}
+    assert echo.groups == []
