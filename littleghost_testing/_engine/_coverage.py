@@ -127,9 +127,15 @@ class SchemaParts:
             yield from self.places(value[0], sub if isinstance(sub, dict) else {}, (*path, 0))
 
     def fullest(self, value: Any, schema: Any = None, depth: int = 0) -> Any:
-        """``value`` with every optional property it lacks added, at every depth."""
+        """``value`` with every optional property it lacks added, an empty array given an item."""
         node = self.merged(self.root if schema is None else schema)
-        if not isinstance(value, dict) or depth > MAX_COVERAGE_DEPTH:
+        if depth > MAX_COVERAGE_DEPTH:
+            return value
+        if isinstance(value, list) and not value and node.get("maxItems") != 0:
+            items = node.get("items", {})
+            item = 0 if items in ({}, True) else self.simplest(items)
+            return value if item is _NONE else [self.fullest(item, items, depth + 1)]
+        if not isinstance(value, dict):
             return value
         out = dict(value)
         for key, sub in node.get("properties", {}).items():

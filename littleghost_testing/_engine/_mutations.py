@@ -70,7 +70,7 @@ def _breaks(place: Place) -> Iterator[Break]:
                 kept = {name: item for name, item in value.items() if name != key}
                 yield kept, "required", (*path, key)
         if node.get("additionalProperties") is False and UNKNOWN_PROPERTY not in value:
-            yield {**value, UNKNOWN_PROPERTY: 0}, "additionalProperties", path
+            yield {**value, UNKNOWN_PROPERTY: 0}, "additionalProperties", (*path, UNKNOWN_PROPERTY)
 
 
 def _confusions(value: Any) -> Iterator[Any]:

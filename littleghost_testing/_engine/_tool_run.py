@@ -16,6 +16,7 @@ most, calls in the order generated).
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -248,13 +249,18 @@ class _ToolRun:
                 return
 
     def _invalid_coverage(self) -> None:
-        """One constraint broken on each input that worked, then on the smallest and fullest."""
+        """One constraint broken on each input that worked, then on the smallest and fullest.
+
+        An input that worked is broken as given and with every optional key
+        it lacks added, so its optional keys' own checks are reached too.
+        """
         parts = self._schema_parts()
         if parts is None:
             return
         self._settle()  # the last valid answer may add a working input
         bases: dict[str, Any] = {}
-        for base in [*self.successes, *self._base_inputs()]:
+        worked = [(value, parts.fullest(value)) for value in self.successes]
+        for base in [*itertools.chain.from_iterable(worked), *self._base_inputs()]:
             bases.setdefault(json.dumps(base, sort_keys=True, default=repr), base)
         sent = 0
         for base in bases.values():
