@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import mcp
 import pytest
+from hypothesis import strategies as st
 from servers import engine_planted
 from servers.engine_harness import Engine, connected
 
@@ -15,7 +17,7 @@ from littleghost._validation import SchemaValidator
 from littleghost_testing._engine import FuzzOptions, ToolReport, _tool_run
 from littleghost_testing._engine._calls import Probe
 from littleghost_testing._engine._coverage import SchemaParts, base_inputs, valid_coverage
-from littleghost_testing._engine._draws import Budget
+from littleghost_testing._engine._draws import Budget, OutOfBudget, draw
 from littleghost_testing._engine._mutations import broken_inputs
 from littleghost_testing.strategies._coverage import coverage_of
 from littleghost_testing.strategies._invalid import InvalidInput
@@ -209,3 +211,35 @@ def test_more_examples_send_every_input_fewer_examples_send(
     five, ten, twenty = runs
     assert len(five) < len(ten) < len(twenty)
     assert set(five) <= set(ten) <= set(twenty)
+
+
+def test_a_draw_ends_at_its_budget() -> None:
+    def slow(value: int) -> int:
+        time.sleep(0.02)
+        return value
+
+    budget = Budget(0.3)
+    started = time.monotonic()
+    with pytest.raises(OutOfBudget):  # 20 s of drawing without the budget
+        draw(st.lists(st.integers().map(slow), min_size=1000), budget, seed=1)
+    assert time.monotonic() - started < 5.0  # loaded CI runners stretch every step
+    assert budget.left <= 0
+    with pytest.raises(OutOfBudget):  # spent: the next draw does not start
+        draw(st.integers(), budget, seed=2)
+
+
+def test_max_time_holds_while_inputs_are_generated(planted: Engine) -> None:
+    started = time.monotonic()
+    report = planted.fuzz("bulk", QUICK, deadline=started + 0.5)
+    assert time.monotonic() - started < 8.0  # unbounded, each random draw takes seconds
+    assert report.notes == ["stopped early: out of time"]
+
+
+def test_a_tool_whose_inputs_take_too_long_gets_a_note(
+    planted: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_tool_run, "GENERATION_BUDGET", 0.5)
+    started = time.monotonic()
+    report = planted.fuzz("bulk", QUICK)
+    assert time.monotonic() - started < 8.0
+    assert "input generation stopped: over its 0.5 s budget per tool" in report.notes

@@ -13,7 +13,7 @@ import anyio
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True)
 
@@ -73,3 +73,13 @@ def window(
 ) -> str:
     """No bug: bounds and an optional string."""
     return f"{start} {label}"
+
+
+class Row(BaseModel):
+    name: Annotated[str, Field(min_length=20)]
+
+
+@planted.tool(annotations=READ_ONLY)
+def bulk(rows: Annotated[list[Row], Field(min_length=3000)]) -> str:
+    """Correct, but a random input takes seconds to draw."""
+    return f"{len(rows)} rows"
