@@ -16,16 +16,27 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from littleghost import ConfigurationError
 from littleghost._validation import SchemaValidator, json_path
 
+from ..strategies import InvalidInput, SchemaError
 from ..strategies._drafts import KEYWORD_ALIASES
 from ._calls import Probe
-from ._coverage import MAX_COVERAGE_LENGTH, Path, Place, SchemaParts, is_number, replaced
+from ._coverage import (
+    MAX_COVERAGE_INPUTS,
+    MAX_COVERAGE_LENGTH,
+    Path,
+    Place,
+    SchemaParts,
+    is_number,
+    replaced,
+)
+from ._draws import GENERATION_BUDGET, Budget, OutOfBudget
 
-__all__ = ["UNKNOWN_PROPERTY", "broken_inputs"]
+__all__ = ["UNKNOWN_PROPERTY", "broken_inputs", "invalid_from"]
 
 UNKNOWN_PROPERTY = "littleghost_unknown_property"
 """The key added to a working input to see whether the server refuses unknown properties."""
@@ -46,6 +57,32 @@ def broken_inputs(parts: SchemaParts, validator: SchemaValidator, base: Any) -> 
             confirmed = _confirmed(validator, candidate, keyword, where)
             if confirmed is not None:
                 yield confirmed
+
+
+def invalid_from(schema: Mapping[str, Any], inputs: Sequence[Any]) -> list[InvalidInput]:
+    """Invalid inputs broken from the valid ones among ``inputs``: the contract checks' first.
+
+    Each is broken as given, then with every optional key it lacks added.
+
+    At most ``MAX_COVERAGE_INPUTS``; none for a schema the strategies cannot read.
+    """
+    try:
+        validator = SchemaValidator(schema)
+        parts = SchemaParts(schema, Budget(GENERATION_BUDGET))
+    except (ConfigurationError, SchemaError):
+        return []
+    found: dict[str, InvalidInput] = {}
+    try:
+        valid = [base for base in inputs if validator.is_valid(base)]
+        for base in [*valid, *(parts.fullest(base) for base in valid)]:
+            for probe in broken_inputs(parts, validator, base):
+                record = InvalidInput(probe.input, str(probe.keyword), str(probe.path))
+                found.setdefault(json.dumps(probe.input, sort_keys=True), record)
+                if len(found) >= MAX_COVERAGE_INPUTS:
+                    return list(found.values())
+    except OutOfBudget:
+        pass  # what was made in time is kept
+    return list(found.values())
 
 
 def _confirmed(validator: SchemaValidator, value: Any, keyword: str, where: Path) -> Probe | None:

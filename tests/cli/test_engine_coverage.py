@@ -18,7 +18,7 @@ from littleghost_testing._engine import FuzzOptions, ToolReport, _tool_run
 from littleghost_testing._engine._calls import Probe
 from littleghost_testing._engine._coverage import SchemaParts, base_inputs, valid_coverage
 from littleghost_testing._engine._draws import Budget, OutOfBudget, draw
-from littleghost_testing._engine._mutations import broken_inputs
+from littleghost_testing._engine._mutations import broken_inputs, invalid_from
 from littleghost_testing.strategies._coverage import coverage_of
 from littleghost_testing.strategies._invalid import InvalidInput
 
@@ -243,3 +243,21 @@ def test_a_tool_whose_inputs_take_too_long_gets_a_note(
     report = planted.fuzz("bulk", QUICK)
     assert time.monotonic() - started < 8.0
     assert "input generation stopped: over its 0.5 s budget per tool" in report.notes
+
+
+def test_the_contract_checks_break_the_examples_that_work_first() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "repo": {"type": "string"},
+            "max_count": {"type": "integer", "minimum": 1, "default": 10},
+        },
+        "required": ["repo"],
+    }
+    broken = invalid_from(schema, [{"repo": "/srv/repo"}, {"max_count": 2}])
+    # Only valid examples are broken, one place at a time: elsewhere the repository stays.
+    assert all(record.value["repo"] == "/srv/repo" for record in broken if record.path != "$.repo")
+    assert ({"repo": "/srv/repo", "max_count": "1"}, "type") in [
+        (record.value, record.keyword) for record in broken
+    ]
+    assert ({}, "required") in [(record.value, record.keyword) for record in broken]
