@@ -1,17 +1,22 @@
 """``fuzz_tool``: one tool, fuzzed from its own schema, each distinct bug shrunk by Hypothesis.
 
 Order of inputs: the schema's examples and defaults, then the caller's
-known-good inputs, then generated valid inputs, then generated invalid ones.
-Exploration records every finding and never raises; then each distinct bug
-(kind and keyword) is searched again with Hypothesis raising on it, so its
-shrinker reduces the input. Answers are cached per input, so replaying what
-exploration already sent costs no call, and a timed-out input is never sent
-again. While exploring, the next input is generated while the server answers
-the previous one (one call in flight at most, calls in the order generated).
+known-good inputs, then the coverage phase's valid inputs (``_coverage``),
+then generated valid inputs; then invalid inputs made by breaking inputs that
+worked and the smallest and fullest valid inputs (``_mutations``), then
+generated invalid ones. Generated inputs are prefix-stable and bounded by a
+generation budget (``_draws``). Exploration records every finding and never
+raises; then each distinct bug (kind and keyword) is searched again with
+Hypothesis raising on it, so its shrinker reduces the input. Answers are
+cached per input, so replaying what exploration already sent costs no call,
+and a timed-out input is never sent again. While exploring, the next input is
+generated while the server answers the previous one (one call in flight at
+most, calls in the order generated).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -31,20 +36,26 @@ from littleghost._validation import SchemaValidator
 
 from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._calls import UNKNOWN_PROPERTY_KEYWORDS, Outcome, Probe, call_once
+from ._coverage import MAX_COVERAGE_INPUTS, SchemaParts, base_inputs, valid_coverage
+from ._draws import GENERATION_BUDGET, Budget, OutOfBudget, draw, example_seed, plain
 from ._faults import TransportFaults
 from ._findings import Finding, FindingGroup, ToolReport, show, unexercised
 from ._inputs import is_zero_argument, schema_inputs
+from ._mutations import UNKNOWN_PROPERTY, broken_inputs
 from ._options import FuzzOptions
 from ._planning import PlannedTool, plan
 from ._storage import hypothesis_home
 
-__all__ = ["NOT_SHRUNK", "fuzz_tool"]
+__all__ = ["MAX_DRAWS_PER_EXAMPLE", "MAX_WORKING_INPUTS", "NOT_SHRUNK", "fuzz_tool"]
 
 NOT_SHRUNK = frozenset({"timeout", "crash", "transport_error", "unexercised"})
 """Kinds never shrunk: re-sending would cost a timeout, a dead server or a flaky network."""
 
-UNKNOWN_PROPERTY = "littleghost_unknown_property"
-"""The key added to a working input to see whether the server refuses unknown properties."""
+MAX_WORKING_INPUTS = 3
+"""Invalid inputs are made from at most this many inputs that succeeded (the first ones)."""
+
+MAX_DRAWS_PER_EXAMPLE = 10
+"""Draws per example asked for, at most: a draw may repeat an input or give none."""
 
 MAX_NOTE_CHARS = 200
 """A note is one line of at most this many characters."""
@@ -128,8 +139,11 @@ class _ToolRun:
         self.cache: dict[tuple[bool, str], Outcome] = {}
         self.findings: dict[tuple[str, str | None], list[Finding]] = {}
         self.stop_reason: str | None = None
-        self.first_success: dict[str, Any] | None = None
         self.first_refusal: str | None = None
+        self.successes: list[dict[str, Any]] = []
+        self.budget = Budget(GENERATION_BUDGET, deadline)
+        self._parts: SchemaParts | None = None
+        self._bases: list[Any] | None = None
         self.in_flight: tuple[Probe, tuple[bool, str], Future[Outcome]] | None = None
         try:
             self.validator: SchemaValidator | None = SchemaValidator(self.schema)
@@ -143,10 +157,14 @@ class _ToolRun:
             if is_zero_argument(self.schema):
                 self._send(Probe({}, valid=True))
             else:
-                self._explore("valid", self._valid_probes())
+                self._generating(self._valid_coverage)
+                self._generating(lambda: self._explore("valid", from_schema, _valid_probe))
+                self._settle()
             self._unknown_property()
             if _has_invalid_objects(self.schema):
-                self._explore("invalid", self._invalid_probes())
+                self._generating(self._invalid_coverage)
+                self._generating(lambda: self._explore("invalid", invalid_inputs, _invalid_probe))
+                self._settle()
             self._shrink_all()
         finally:
             if self.stop_reason is not None:
@@ -181,14 +199,78 @@ class _ToolRun:
         examples; servers that ignore unknown keys are common enough to check
         every time.
         """
-        if self.first_success is None:
+        if not self.successes or self.validator is None:
             return
-        if self.validator is None:
-            return
-        value = {**self.first_success, UNKNOWN_PROPERTY: 0}
+        value = {**self.successes[0], UNKNOWN_PROPERTY: 0}
         broken = self.validator.violations(value)
         if len(broken) == 1 and broken[0].keyword in UNKNOWN_PROPERTY_KEYWORDS:
             self._send(Probe(value, valid=False, keyword=broken[0].keyword, path=broken[0].path))
+
+    def _generating(self, phase: Callable[[], None]) -> None:
+        """Run one generating phase; a budget that runs out ends it with a note."""
+        if self._stopped():
+            return
+        try:
+            phase()
+        except OutOfBudget:
+            if self.budget.past_deadline:
+                self.stop_reason = self.stop_reason or "out of time"
+            else:
+                self._note(
+                    f"input generation stopped: over its {self.budget.seconds:g} s budget per tool"
+                )
+
+    def _schema_parts(self) -> SchemaParts | None:
+        if self._parts is None and self.validator is not None:
+            try:
+                self._parts = SchemaParts(self.schema, self.budget)
+            except SchemaError as error:
+                self._note(f"no coverage inputs: {error}")
+                self.validator = None
+        return self._parts
+
+    def _base_inputs(self) -> list[Any]:
+        """The smallest and the fullest valid input, made once."""
+        parts = self._schema_parts()
+        if self._bases is None:
+            self._bases = [] if parts is None else base_inputs(parts, self._checker())
+        return self._bases
+
+    def _checker(self) -> SchemaValidator:
+        assert self.validator is not None  # set whenever schema parts are
+        return self.validator
+
+    def _valid_coverage(self) -> None:
+        """Deterministic valid inputs at the schema's edges, before any random one."""
+        parts = self._schema_parts()
+        if parts is None:
+            return
+        for value in valid_coverage(parts, self._checker(), self._base_inputs()):
+            if isinstance(value, dict) and not self._start(Probe(value, valid=True)):
+                return
+
+    def _invalid_coverage(self) -> None:
+        """One constraint broken on each input that worked, then on the smallest and fullest.
+
+        An input that worked is broken as given and with every optional key
+        it lacks added, so its optional keys' own checks are reached too.
+        """
+        parts = self._schema_parts()
+        if parts is None:
+            return
+        self._settle()  # the last valid answer may add a working input
+        bases: dict[str, Any] = {}
+        worked = [(value, parts.fullest(value)) for value in self.successes]
+        for base in [*itertools.chain.from_iterable(worked), *self._base_inputs()]:
+            bases.setdefault(json.dumps(base, sort_keys=True, default=repr), base)
+        sent = 0
+        for base in bases.values():
+            for probe in broken_inputs(parts, self._checker(), base):
+                if sent >= MAX_COVERAGE_INPUTS:
+                    return
+                if not self._start(probe):
+                    return
+                sent += 1
 
     def _valid_probes(self) -> st.SearchStrategy[Probe] | str:
         if is_zero_argument(self.schema):  # the one valid input; shrinking sends nothing new
@@ -266,8 +348,8 @@ class _ToolRun:
             report.valid_calls += 1
             if outcome.answer == "success":
                 report.answers.success += 1
-                if self.first_success is None and isinstance(probe.input, dict):
-                    self.first_success = probe.input
+                if len(self.successes) < MAX_WORKING_INPUTS and isinstance(probe.input, dict):
+                    self.successes.append(probe.input)
             elif outcome.answer == "is_error":
                 report.answers.is_error += 1
             elif outcome.answer == "jsonrpc_error":
@@ -292,24 +374,44 @@ class _ToolRun:
 
     # -- Hypothesis -------------------------------------------------------------------
 
-    def _explore(self, what: str, probes: st.SearchStrategy[Probe] | str) -> None:
-        """Up to ``examples`` generated inputs; findings are recorded, never raised."""
-        if self._stopped():
-            return
-        if isinstance(probes, str):
-            self._note(probes)
-            return
+    def _explore(
+        self,
+        what: str,
+        build: Callable[[Any], st.SearchStrategy[Any]],
+        to_probe: Callable[[Any], Probe | None],
+    ) -> None:
+        """Up to ``examples`` new generated inputs; findings are recorded, never raised.
 
-        def explore(probe: Probe) -> None:
-            if not self._start(probe):  # answered while Hypothesis generates the next input
-                raise _Stop
-
+        Example ``n`` is drawn from a seed fixed by the run's seed and ``n``
+        alone, so a run with more examples sends every input a run with fewer
+        sends. Inputs already sent (by an earlier phase or a repeated draw) do
+        not count.
+        """
         try:
-            error = self._hypothesis(probes, explore, [Phase.generate], database=None)
-        finally:
-            self._settle()
-        if error is not None:
-            self._note(f"{what} inputs stopped: {_why(error)}")
+            strategy = plain(build(self.schema))
+        except SchemaError as error:
+            self._note(f"no {what} inputs: {error}")
+            return
+        run_seed = _DEFAULT_SEED if self.options.seed is None else self.options.seed
+        new = 0
+        for index in range(self.options.examples * MAX_DRAWS_PER_EXAMPLE):
+            if new >= self.options.examples or self._stopped():
+                return
+            try:
+                drawn = draw(strategy, self.budget, example_seed(run_seed, index))
+            except Exception as error:  # a strategy that cannot draw: named, not raised
+                self._note(f"{what} inputs stopped: {_why(error)}")
+                return
+            probe = None if drawn is None else to_probe(drawn.value)
+            if probe is None or self._sent(probe):
+                continue
+            if not self._start(probe):
+                return
+            new += 1
+
+    def _sent(self, probe: Probe) -> bool:
+        key = _key(probe)
+        return key in self.cache or (self.in_flight is not None and self.in_flight[1] == key)
 
     def _shrink_all(self) -> None:
         """Search each shrinkable bug again, raising on it, within the shrink budget."""
@@ -455,6 +557,15 @@ def _key(probe: Probe) -> tuple[bool, str]:
 
 def _probe(broken: InvalidInput) -> Probe:
     return Probe(broken.value, valid=False, keyword=broken.keyword, path=broken.path)
+
+
+def _valid_probe(value: Any) -> Probe | None:
+    """A generated valid value as a probe; MCP sends objects only."""
+    return Probe(value, valid=True) if isinstance(value, dict) else None
+
+
+def _invalid_probe(broken: InvalidInput) -> Probe | None:
+    return _probe(broken) if isinstance(broken.value, dict) else None
 
 
 def _size(finding: Finding) -> tuple[int, str]:

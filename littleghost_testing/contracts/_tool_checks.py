@@ -14,6 +14,7 @@ import littleghost as lg
 from littleghost._registry import TOOL_NAME
 
 from .._engine import describe, leaked_detail
+from .._engine._mutations import invalid_from
 from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._canaries import Canary, canaries
 from ._options import Options
@@ -259,7 +260,9 @@ def check_invalid_inputs(subject: Subject) -> Check:
             raise Violation("call is never invoked for an invalid input", "call was invoked")
 
     try:
-        failure = subject.search("invalid_inputs", strategy, rule, ())
+        # Broken from the examples that work first, so the tool's own checks are reached.
+        broken = invalid_from(subject.tool_class.input_schema, options.examples)
+        failure = subject.search("invalid_inputs", strategy, rule, tuple(broken))
     finally:
         spy.remove()
         subject.close(tool)

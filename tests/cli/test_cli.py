@@ -171,8 +171,8 @@ def test_a_crash_stops_that_tool_and_the_next_one_reconnects(
     tools = {tool["name"]: tool for tool in json.loads(report.read_text())["tools"]}
     assert [group["kind"] for group in tools["crashy"]["findings"]] == ["crash"]
     assert tools["crashy"]["calls"] == 1
-    assert tools["order"]["violation_count"] == 0 and tools["order"]["calls"] == 6
-    assert "  order: 6 calls, 0 violations, 0 warnings" in err
+    assert tools["order"]["violation_count"] == 0 and tools["order"]["calls"] == 15
+    assert "  order: 15 calls, 0 violations, 0 warnings" in err
 
 
 def test_tool_names_that_collide_once_made_model_safe_are_a_catalog_violation(
@@ -213,8 +213,8 @@ def test_a_streamable_http_server(
 ) -> None:
     code, out, _ = run(capsys, "check", http_server.url, *FAST)
     assert code == 0
-    assert out.splitlines()[1].split()[:2] == ["lookup", "6"]
-    assert len(http_server.calls) == 6
+    assert out.splitlines()[1].split()[:2] == ["lookup", "15"]
+    assert len(http_server.calls) == 15
 
 
 def test_the_console_script_runs_as_a_module() -> None:

@@ -57,7 +57,7 @@ async def test_an_http_server_gets_the_header_and_the_report_never_shows_its_val
             str(junit),
         )
     assert code == 1, err  # shout accepts words longer than its maxLength
-    assert out.splitlines()[1].split()[:2] == ["lookup", "6"]
+    assert out.splitlines()[1].split()[:2] == ["lookup", "15"]
     for text in (out, err, report.read_text(), junit.read_text()):
         assert TOKEN not in text
     assert json.loads(report.read_text())["target"] == auth_url

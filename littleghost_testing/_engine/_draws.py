@@ -1,0 +1,112 @@
+"""Generated inputs that are prefix-stable and bounded in time.
+
+Each example is drawn on its own, from a random seed fixed by the run's seed
+and the example's index, so the first N examples of a run with more
+``--examples`` are exactly the examples of a run with N: more examples send a
+superset of fewer. Every choice a draw makes first checks the tool's
+generation budget, so a schema that takes minutes to draw ends at the budget
+(``OutOfBudget``), never stalling the run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from hypothesis.control import BuildContext
+from hypothesis.errors import StopTest
+from hypothesis.internal.conjecture.choice import ChoiceTemplate
+from hypothesis.internal.conjecture.data import ConjectureData
+from hypothesis.strategies import SearchStrategy
+
+from ..strategies._in_turn import SeedsFirst
+
+__all__ = ["GENERATION_BUDGET", "Budget", "Drawn", "OutOfBudget", "draw", "example_seed", "plain"]
+
+GENERATION_BUDGET = 30.0
+"""Seconds one tool's input generation may take in all (draws, coverage inputs), calls apart."""
+
+_CHOICE_KINDS = ("integer", "float", "string", "bytes", "boolean")
+
+
+class OutOfBudget(BaseException):
+    """A draw ran past its budget; a BaseException, so no strategy takes it for its own error."""
+
+
+class Budget:
+    """Generation time left for one tool, and the run's deadline (``time.monotonic()``)."""
+
+    def __init__(self, seconds: float, deadline: float | None = None) -> None:
+        self.seconds = seconds
+        self.left = seconds
+        self.deadline = deadline
+
+    @property
+    def past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def ends(self) -> float:
+        """When a draw starting now must stop."""
+        ends = time.monotonic() + max(self.left, 0.0)
+        return ends if self.deadline is None else min(ends, self.deadline)
+
+    def spend(self, seconds: float) -> None:
+        self.left -= seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One value a draw gave (``None`` is a value, so it is wrapped)."""
+
+    value: Any
+
+
+def plain(strategy: SearchStrategy[Any]) -> SearchStrategy[Any]:
+    """``strategy`` without its seeds: the engine's coverage phase reaches the shapes itself."""
+    return strategy.plain if isinstance(strategy, SeedsFirst) else strategy
+
+
+def draw(strategy: SearchStrategy[Any], budget: Budget, seed: int | None) -> Drawn | None:
+    """One value of ``strategy``: its simplest (``seed=None``) or the one ``seed`` fixes.
+
+    ``None`` when the strategy gave none (a filter ran dry); ``OutOfBudget``
+    when the budget or the deadline ran out while drawing.
+    """
+    if budget.left <= 0 or budget.past_deadline:
+        raise OutOfBudget
+    if seed is None:
+        data = ConjectureData.for_choices([ChoiceTemplate("simplest", count=None)])
+    else:
+        data = ConjectureData(random=Random(seed))
+    started = time.monotonic()
+    _bounded(data, budget.ends())
+    try:
+        with BuildContext(data, wrapped_test=draw):
+            return Drawn(data.draw(strategy))
+    except StopTest:
+        return None
+    finally:
+        budget.spend(time.monotonic() - started)
+
+
+def example_seed(run_seed: int, index: int) -> int:
+    """The random seed of example ``index``: the same in every run with the same seed."""
+    return run_seed * 1_000_003 + index
+
+
+def _bounded(data: ConjectureData, ends: float) -> None:
+    """Every choice ``data`` makes checks the clock first."""
+
+    def checking(method: Callable[..., Any]) -> Callable[..., Any]:
+        def choose(*args: Any, **kwargs: Any) -> Any:
+            if time.monotonic() >= ends:
+                raise OutOfBudget
+            return method(*args, **kwargs)
+
+        return choose
+
+    for kind in _CHOICE_KINDS:
+        setattr(data, f"draw_{kind}", checking(getattr(data, f"draw_{kind}")))
