@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ._errors import SchemaError, Unsupported
 
-__all__ = ["Piece", "Translation", "translate"]
+__all__ = ["MAX_GROUP_DEPTH", "Piece", "Translation", "translate"]
 
 # ECMA-262 WhiteSpace and LineTerminator code points (what \s matches).
 _SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
@@ -34,6 +34,8 @@ _LOOKAROUND = ("?=", "?!", "?<=", "?<!")
 _ASCII_BIAS = "[\\x20-\\x7e]"
 _WILDCARD = "[^\\n\\r\\u2028\\u2029]"
 _MAX_CODE_POINT = 0x10FFFF
+# Groups nested deeper than this are not translated (the translator recurses per group).
+MAX_GROUP_DEPTH = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +177,8 @@ class _Translator:
             prefix = "(?:"
         elif look is not None:
             self.pos += len(look)
+            if self.depth >= MAX_GROUP_DEPTH:
+                raise self.fail(f"groups nested more than {MAX_GROUP_DEPTH} deep (MAX_GROUP_DEPTH)")
             self.depth += 1
             body = self.body()
             self.depth -= 1
@@ -195,6 +199,8 @@ class _Translator:
             raise self.fail(f"the group syntax '(?{rest[1:2]}'")
         else:
             prefix = "("
+        if self.depth >= MAX_GROUP_DEPTH:
+            raise self.fail(f"groups nested more than {MAX_GROUP_DEPTH} deep (MAX_GROUP_DEPTH)")
         self.depth += 1
         body = self.body()
         self.depth -= 1
