@@ -29,6 +29,9 @@ SchemaSource = Mapping[str, Any] | bool | type
 _CANDIDATES = 48
 _MOST = 192
 _SITE_TRIES = 4
+# Fixed draws a strategy gets when it is built, to find one value; none is a SchemaError
+# then, not Hypothesis's Unsatisfiable or FailedHealthCheck mid-run.
+_PROBES = 16
 # A strategy's repr shows this much of its schema's JSON.
 _REPR_CHARS = 80
 # Within MAX_SCHEMA_DEPTH, nesting can still outrun Python's stack where each level
@@ -94,6 +97,7 @@ class Compiled:
         # Construction is exact for the keywords it handles; the final check
         # guarantees that no value breaking the schema ever reaches a test.
         self.checked = self.constructed.filter(self.validator.is_valid)
+        _probe(self.checked, "no value generated for the schema passed its validator")
         self.valid = SeedsFirst(self._valid_seeds, self.checked, f"from_schema({self.summary})")
 
     def _valid_seeds(self) -> list[Seed[Any]]:
@@ -134,6 +138,7 @@ class Compiled:
     @functools.cached_property
     def invalid(self) -> st.SearchStrategy[InvalidInput]:
         label = f"invalid_inputs({self.summary})"
+        _probe(self.invalid_drawn, "no input generated broke exactly one constraint")
         return SeedsFirst(self._invalid_seeds, self.invalid_drawn, label)
 
     @property
@@ -173,6 +178,13 @@ class Compiled:
 
     def confirms(self, broken: Broken) -> bool:
         return self.confirmed(broken) is not None
+
+
+def _probe(strategy: st.SearchStrategy[Any], failure: str) -> None:
+    """Raise ``SchemaError`` unless one of ``_PROBES`` fixed draws of ``strategy`` gives a value."""
+    seeds = itertools.chain([None], range(1, _PROBES))
+    if all(draw_outside(strategy, seed) is None for seed in seeds):
+        raise SchemaError(f"{failure} in {_PROBES} tries: it is unsatisfiable or too rare to find")
 
 
 def _size(seed: Seed[Any]) -> int:
