@@ -88,11 +88,14 @@ def numbers(node: Node, is_multiple: Callable[[Any], bool]) -> st.SearchStrategy
         )
     if low > _FLOAT_MAX or high < -_FLOAT_MAX:
         return integers(node, is_multiple)  # no float lies so far out
+    # A bound past the float range (a large integer) leaves that side open to floats.
+    floor = None if low < -_FLOAT_MAX else float(low)
+    ceiling = None if high > _FLOAT_MAX else float(high)
     floats = st.floats(
-        min_value=None if low < -_FLOAT_MAX else float(low),
-        max_value=None if high > _FLOAT_MAX else float(high),
-        exclude_min=low_open and low != -math.inf,
-        exclude_max=high_open and high != math.inf,
+        min_value=floor,
+        max_value=ceiling,
+        exclude_min=low_open and floor is not None,
+        exclude_max=high_open and ceiling is not None,
         allow_nan=False,
         allow_infinity=False,
     ).filter(lambda value: _inside(value, node))
