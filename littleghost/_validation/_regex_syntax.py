@@ -30,7 +30,7 @@ times more. Nesting multiplies: ``(a{1000}){100}`` counts 100 000 too.
 _LETTER_ESCAPES = frozenset("bBdDwWsStnvfrcxukpP")
 # Group openings after ``(?``: non-capturing, lookaround, a named group, and
 # ECMA-262 2025's modifiers (``(?i:...)``, ``(?-s:...)``).
-_GROUP = re.compile(r"\?(?::|=|!|<=|<!|<(?:[^\W\d]|\$)[\w$]*>|[ims]*(?:-[ims]*)?:)")
+_GROUP = re.compile(r"\?(?::|=|!|<=|<!|<(?:[^\W\d]|\$)[\w$]*>|[ims]*(?:-[ims]+)?:)")
 _COUNTED = re.compile(r"\{(\d+)(,(\d*))?\}")
 # Digits past this many make a count past any limit (and ``int`` refuses thousands).
 _MAX_COUNT_DIGITS = 9

@@ -29,6 +29,7 @@ _SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\
 _CLASS_ESCAPES = {"d": "0-9", "w": "A-Za-z0-9_", "s": _SPACE}
 _CONTROL_ESCAPES = {"t": "\\t", "n": "\\n", "v": "\\x0b", "f": "\\x0c", "r": "\\r"}
 _QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
+_MODIFIERS = re.compile(r"\?[ims]*(?:-[ims]+)?:")
 _LOOKAROUND = ("?=", "?!", "?<=", "?<!")
 # Printable ASCII offered next to a wide class when lookarounds filter the result.
 _ASCII_BIAS = "[\\x20-\\x7e]"
@@ -195,6 +196,12 @@ class _Translator:
                 raise self.fail("an unterminated group name")
             prefix = f"(?P<{rest[2:end]}>"
             self.pos += end + 1
+        elif modifiers := _MODIFIERS.match(rest):
+            # ECMA-262 2025's ``(?i:...)``: Python spells it alike. ``s`` and ``m`` change
+            # what ``.``, ``^`` and ``$`` match, which the translation spells out: approximate.
+            self.pos += modifiers.end()
+            prefix = f"({modifiers.group(0)}"
+            self.approximate = self.approximate or bool(set(modifiers.group(0)) & set("ms"))
         elif rest.startswith("?"):
             raise self.fail(f"the group syntax '(?{rest[1:2]}'")
         else:

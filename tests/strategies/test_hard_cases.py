@@ -11,6 +11,7 @@ from hypothesis import find, given, settings
 
 from littleghost_testing.strategies import SchemaError, from_schema, invalid_inputs
 from littleghost_testing.strategies._build import MAX_ITEMS, MAX_LENGTH
+from littleghost_testing.strategies._ecma import MAX_GROUP_DEPTH
 
 from .support import check_invalid, check_valid
 
@@ -289,6 +290,9 @@ def _wide(width: int) -> dict[str, Any]:
     return {"type": "object", "properties": {f"p{i}": {"$ref": "#"} for i in range(width)}}
 
 
+# Valid ECMA-262 that the validator runs, nested past what the generator translates.
+DEEP_GROUPS = "(" * (MAX_GROUP_DEPTH + 1) + "a" + ")" * (MAX_GROUP_DEPTH + 1)
+
 REFUSED_WHEN_BUILT = {
     "500-deep properties chain": (_chain(500), "nested deeper than 128 levels"),
     "a pattern too large to compile": (
@@ -322,7 +326,7 @@ REFUSED_WHEN_BUILT = {
     ),
     "a 50-wide recursive $ref": (_wide(50), "MAX_EXPANSIONS"),
     "an optional property whose pattern cannot be generated": (
-        {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(?i:ab)$"}}},
+        {"type": "object", "properties": {"code": {"type": "string", "pattern": DEEP_GROUPS}}},
         "property 'code' cannot be generated",
     ),
 }
@@ -340,6 +344,16 @@ def test_a_schema_past_a_limit_is_a_schema_error_when_built(case: tuple[Any, str
 def test_invalid_inputs_of_a_deep_chain_are_refused_when_built() -> None:
     with pytest.raises(SchemaError, match="nested deeper than 128 levels"):
         invalid_inputs(_chain(500))
+
+
+def test_an_optional_property_that_cannot_be_generated_is_named_for_invalid_inputs_too() -> None:
+    schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": DEEP_GROUPS}}}
+    with pytest.raises(SchemaError, match="property 'code' cannot be generated"):
+        invalid_inputs(schema)
+
+
+def test_ecma_2025_modifiers_generate() -> None:
+    check_valid({"type": "string", "pattern": "^(?i:ab)-(?-i:c)$"}, examples=10)
 
 
 @pytest.mark.parametrize(
