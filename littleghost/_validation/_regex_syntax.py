@@ -13,6 +13,7 @@ author. Other syntax errors are left to the engines, which name them.
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["MAX_PATTERN_REPETITIONS", "pattern_problem", "pattern_size"]
@@ -41,8 +42,9 @@ class NotEcma(ValueError):
     """A construct ECMA-262 does not have (the message names it)."""
 
 
+@functools.lru_cache(maxsize=1024)
 def pattern_problem(pattern: str) -> str | None:
-    """Why ``pattern`` must not reach an engine, in a few words; ``None`` if it may."""
+    """Why ``pattern`` must not reach an engine, in a few words; ``None`` if it may (cached)."""
     try:
         size = pattern_size(pattern)
     except NotEcma as error:
