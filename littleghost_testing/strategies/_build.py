@@ -30,17 +30,18 @@ MAX_EXPANSIONS = 20_000
 Memoized construction is cheap, but each draw walks the expanded tree: a
 50-wide recursive ``$ref`` stands for about 127 000 subschemas and took
 minutes before its first value (the Draft 2020-12 metaschema stands for
-about 18 000). Past this budget the schema is a ``SchemaError``.
+about 18 000). Past this budget the schema is ``Unsupported``: no branch or
+optional property is left out for it in silence.
 """
 
 MAX_LENGTH = 100_000
-"""The longest ``minLength`` (in code points) a generated string meets; longer is a SchemaError."""
+"""The longest ``minLength`` (in code points) a generated string meets; longer is Unsupported."""
 
 MAX_ITEMS = 10_000
-"""The most ``minItems`` (or ``minContains``) a generated array meets; more is a SchemaError."""
+"""The most ``minItems`` (or ``minContains``) a generated array meets; more is Unsupported."""
 
 MAX_PROPERTIES = 100
-"""The most ``minProperties`` a generated object meets; more is a SchemaError."""
+"""The most ``minProperties`` a generated object meets; more is Unsupported."""
 
 # The size keywords each type's values must meet, and the cap on each.
 _SIZE_LIMITS = {
@@ -101,7 +102,7 @@ class Builder:
         """Count a finished part's subschemas into the build that asked for it."""
         total = self._expansions[-1] = self._expansions[-1] + weight
         if total > MAX_EXPANSIONS:
-            raise SchemaError(
+            raise Unsupported(
                 f"the schema stands for more than {MAX_EXPANSIONS:,} subschemas once its "
                 f"$refs are expanded (MAX_EXPANSIONS): too costly to generate"
             )
@@ -236,7 +237,7 @@ class Builder:
     def of_type(self, kind: str, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
         for keyword, limit, name in _SIZE_LIMITS.get(kind, ()):
             if node.get(keyword, 0) > limit:
-                raise SchemaError(
+                raise Unsupported(
                     f"{keyword} {node[keyword]} asks for more than the {limit:,} the strategies "
                     f"ever generate ({name})"
                 )
