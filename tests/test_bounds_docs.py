@@ -43,6 +43,7 @@ def test_the_mcp_bounds_table_lists_every_toolset_limit_with_its_default() -> No
     declared = {name: getattr(Toolset, name) for name in Bounds.__slots__}
     declared |= {"discovery_timeout": Toolset.discovery_timeout}
     declared |= {"call_timeout": Toolset.call_timeout}
+    declared |= {"MAX_PATTERN_REPETITIONS": _validation.MAX_PATTERN_REPETITIONS}
     assert documented == declared
 
 
@@ -64,6 +65,7 @@ def test_bounds_read_every_limit_from_the_toolset_and_declare_no_default() -> No
         ("input size for a full violation list", _validation.FULL_REPORT_VALUES),
         ("lookaround in `patternProperties`", _validation.PATTERN_PROPERTIES_STEPS),
         ("schema nesting", _validation.MAX_SCHEMA_DEPTH),
+        ("pattern size", _validation.MAX_PATTERN_REPETITIONS),
     ],
 )
 def test_the_tools_bounds_table_states_each_declared_default(bound: str, declared: float) -> None:

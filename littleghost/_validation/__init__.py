@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ._compile import PATTERN_PROPERTIES_STEPS, compile_instance_validator
 from ._input import MAX_EXPANDED_VALUES, UNBOUNDED, first_problem, json_problem
+from ._regex_syntax import MAX_PATTERN_REPETITIONS
 from ._report import EXCERPT_CHARS, FULL_REPORT_VALUES, MAX_LISTED_VIOLATIONS, Violation, json_path
 from ._schema import MAX_SCHEMA_DEPTH, schema_problem
 from ._validator import SchemaValidator
@@ -27,6 +28,7 @@ __all__ = [
     "FULL_REPORT_VALUES",
     "MAX_EXPANDED_VALUES",
     "MAX_LISTED_VIOLATIONS",
+    "MAX_PATTERN_REPETITIONS",
     "MAX_SCHEMA_DEPTH",
     "PATTERN_PROPERTIES_STEPS",
     "UNBOUNDED",

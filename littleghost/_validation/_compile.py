@@ -10,9 +10,15 @@ import regex
 
 from .._backtracking import DEFAULT_REGEX_TIMEOUT, backtracking_keyword, compile_ecma
 from .._backtracking import KEYWORD as BACKTRACKING_KEYWORD
+from ._regex_syntax import pattern_problem
 from ._report import NAMING_KEYWORDS, SUBSCHEMA_KEYWORDS
 
-__all__ = ["PATTERN_PROPERTIES_STEPS", "compile_instance_validator", "regexes_compile"]
+__all__ = [
+    "PATTERN_PROPERTIES_STEPS",
+    "PatternRefused",
+    "compile_instance_validator",
+    "regexes_compile",
+]
 
 
 # Backtracking steps one match of a lookaround patternProperties pattern may take.
@@ -33,7 +39,8 @@ def compile_instance_validator(
     backtracking engine, each match within ``regex_timeout`` seconds.
     ``format`` is an annotation, and there is no network. ``patterns``
     receives each rewritten pattern mapped to the declared one. Raises
-    jsonschema-rs's errors.
+    jsonschema-rs's errors, and ``PatternRefused`` for a pattern no engine
+    may see (see ``_regex_syntax``).
     """
     options: dict[str, Any] = {} if registry is None else {"registry": registry}
     backtracking: list[str] = []
@@ -51,6 +58,10 @@ def compile_instance_validator(
         keywords={BACKTRACKING_KEYWORD: backtracking_keyword(regex_timeout)},
         **options,
     )
+
+
+class PatternRefused(ValueError):
+    """A pattern refused before any engine saw it; the message names its keyword and place."""
 
 
 def regexes_compile(patterns: tuple[str, ...], property_patterns: tuple[str, ...]) -> bool:
@@ -77,7 +88,7 @@ def _pattern_compiles(pattern: str) -> bool:
 
 @functools.lru_cache(maxsize=1024)
 def _property_pattern_compiles(pattern: str) -> bool:
-    if not _runs_in_linear_time(pattern):
+    if pattern_problem(pattern) is not None or not _runs_in_linear_time(pattern):
         return False
     try:
         compile_instance_validator({"patternProperties": {pattern: {}}})
@@ -108,38 +119,58 @@ def _runs_backtracking(pattern: str) -> bool:
     return True
 
 
-def _ecma_schema(schema: Any, patterns: dict[str, str], backtracking: list[str]) -> Any:
+def _ecma_schema(
+    schema: Any, patterns: dict[str, str], backtracking: list[str], at: tuple[str, ...] = ()
+) -> Any:
     """``schema`` with its patterns' word boundaries made ASCII, as ECMA-262 defines them.
 
     jsonschema-rs gives ``\\d``, ``\\w`` and ``\\s`` their ECMA-262 meaning but leaves
     ``\\b``/``\\B`` Unicode-aware (``é`` counts as a word character); the regex crate
     spells the ASCII boundary ``(?-u:\\b)``. ``patterns`` records each rewrite.
     A ``pattern`` the linear engine cannot run becomes the backtracking keyword;
-    ``backtracking`` receives each such ``patternProperties`` pattern.
+    ``backtracking`` receives each such ``patternProperties`` pattern. A pattern
+    that is not ECMA-262, or too large to compile, is refused first (``at`` is
+    where ``schema`` sits, for the message).
     """
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "pattern" and isinstance(value, str):
+            _refuse_unfit(value, (*at, key))
             if not _runs_in_linear_time(value) and _runs_backtracking(value):
                 out[BACKTRACKING_KEYWORD] = value
                 continue
             value = _ecma_pattern(value, patterns)
         elif key == "patternProperties" and isinstance(value, dict):
+            for pattern in value:
+                _refuse_unfit(pattern, (*at, key))
             backtracking.extend(p for p in value if not _runs_in_linear_time(p))
             value = {
-                _ecma_pattern(p, patterns): _ecma_schema(s, patterns, backtracking)
+                _ecma_pattern(p, patterns): _ecma_schema(s, patterns, backtracking, (*at, key, p))
                 for p, s in value.items()
             }
         elif key in NAMING_KEYWORDS and isinstance(value, dict):
-            value = {name: _ecma_schema(s, patterns, backtracking) for name, s in value.items()}
+            value = {
+                name: _ecma_schema(s, patterns, backtracking, (*at, key, name))
+                for name, s in value.items()
+            }
         elif key in SUBSCHEMA_KEYWORDS and isinstance(value, list):
-            value = [_ecma_schema(s, patterns, backtracking) for s in value]
+            value = [
+                _ecma_schema(s, patterns, backtracking, (*at, key, str(index)))
+                for index, s in enumerate(value)
+            ]
         elif key in SUBSCHEMA_KEYWORDS:
-            value = _ecma_schema(value, patterns, backtracking)
+            value = _ecma_schema(value, patterns, backtracking, (*at, key))
         out[key] = value
     return out
+
+
+def _refuse_unfit(pattern: str, at: tuple[str, ...]) -> None:
+    """Raise ``PatternRefused`` if ``pattern`` is not ECMA-262 or too large to compile."""
+    problem = pattern_problem(pattern)
+    if problem is not None:
+        raise PatternRefused(f"keyword {at[-1]!r} at {'.'.join(at)}: {problem}")
 
 
 def _ecma_pattern(pattern: str, patterns: dict[str, str]) -> str:

@@ -11,7 +11,7 @@ from typing import Any, cast
 from hypothesis import strategies as st
 
 from littleghost import ConfigurationError
-from littleghost._validation import SchemaValidator, Violation, json_path
+from littleghost._validation import SchemaValidator, Violation, json_path, schema_problem
 
 from ._build import Builder
 from ._context import Context, RefStack, TooDeep, thaw
@@ -29,13 +29,19 @@ SchemaSource = Mapping[str, Any] | bool | type
 _CANDIDATES = 48
 _MOST = 192
 _SITE_TRIES = 4
+# Fixed draws a strategy gets when it is built, to find one value; none is a SchemaError
+# then, not Hypothesis's Unsatisfiable or FailedHealthCheck mid-run.
+_PROBES = 16
 # A strategy's repr shows this much of its schema's JSON.
 _REPR_CHARS = 80
+# Within MAX_SCHEMA_DEPTH, nesting can still outrun Python's stack where each level
+# costs the builders several frames (combinators inside combinators).
+_TOO_NESTED = "the schema nests too deeply for the strategies to build (Python's recursion limit)"
 
 
 def from_schema(schema: Mapping[str, Any] | bool) -> st.SearchStrategy[Any]:
     """Values valid for ``schema``; raises ``SchemaError`` if it cannot be honoured."""
-    return compiled(json.dumps(thaw(schema), sort_keys=True)).valid
+    return compiled(_key(schema)).valid
 
 
 def tool_inputs(tool: SchemaSource) -> st.SearchStrategy[Any]:
@@ -48,7 +54,15 @@ def invalid_inputs(tool: SchemaSource) -> st.SearchStrategy[InvalidInput]:
 
     Accepts a schema or a Tool class, like ``tool_inputs``.
     """
-    return compiled(json.dumps(thaw(_schema_of(tool)), sort_keys=True)).invalid
+    return compiled(_key(_schema_of(tool))).invalid
+
+
+def _key(schema: Mapping[str, Any] | bool) -> str:
+    """The schema's JSON, the cache key; nesting and cycles are checked before any recursion."""
+    problem = schema_problem(schema)
+    if problem is not None:
+        raise SchemaError(f"Invalid input schema: {problem}")
+    return json.dumps(thaw(schema), sort_keys=True)
 
 
 def _schema_of(tool: SchemaSource) -> Mapping[str, Any] | bool:
@@ -77,10 +91,13 @@ class Compiled:
             self.constructed = self.builder.build(readable, RefStack())
         except TooDeep as too_deep:
             raise SchemaError(f"$ref {too_deep} recurses without a finite instance") from None
+        except RecursionError:
+            raise SchemaError(_TOO_NESTED) from None
         self.readable = readable
         # Construction is exact for the keywords it handles; the final check
         # guarantees that no value breaking the schema ever reaches a test.
         self.checked = self.constructed.filter(self.validator.is_valid)
+        _probe(self.checked, "no value generated for the schema passed its validator")
         self.valid = SeedsFirst(self._valid_seeds, self.checked, f"from_schema({self.summary})")
 
     def _valid_seeds(self) -> list[Seed[Any]]:
@@ -99,6 +116,8 @@ class Compiled:
             sites = Mutations(self.builder).sites(self.readable, RefStack())
         except TooDeep as too_deep:
             raise SchemaError(f"$ref {too_deep} recurses without a finite instance") from None
+        except RecursionError:
+            raise SchemaError(_TOO_NESTED) from None
         if not sites:
             raise SchemaError("the schema accepts every value: no input can be invalid")
         return sites
@@ -119,6 +138,7 @@ class Compiled:
     @functools.cached_property
     def invalid(self) -> st.SearchStrategy[InvalidInput]:
         label = f"invalid_inputs({self.summary})"
+        _probe(self.invalid_drawn, "no input generated broke exactly one constraint")
         return SeedsFirst(self._invalid_seeds, self.invalid_drawn, label)
 
     @property
@@ -158,6 +178,13 @@ class Compiled:
 
     def confirms(self, broken: Broken) -> bool:
         return self.confirmed(broken) is not None
+
+
+def _probe(strategy: st.SearchStrategy[Any], failure: str) -> None:
+    """Raise ``SchemaError`` unless one of ``_PROBES`` fixed draws of ``strategy`` gives a value."""
+    seeds = itertools.chain([None], range(1, _PROBES))
+    if all(draw_outside(strategy, seed) is None for seed in seeds):
+        raise SchemaError(f"{failure} in {_PROBES} tries: it is unsatisfiable or too rare to find")
 
 
 def _size(seed: Seed[Any]) -> int:

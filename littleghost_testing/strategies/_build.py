@@ -22,7 +22,33 @@ from ._numbers import integers, numbers
 from ._objects import objects
 from ._strings import TEXT_ALPHABET, strings
 
-__all__ = ["Builder"]
+__all__ = ["MAX_EXPANSIONS", "MAX_ITEMS", "MAX_LENGTH", "MAX_PROPERTIES", "Builder"]
+
+MAX_EXPANSIONS = 20_000
+"""Subschemas one strategy may stand for once every ``$ref`` on its way is expanded.
+
+Memoized construction is cheap, but each draw walks the expanded tree: a
+50-wide recursive ``$ref`` stands for about 127 000 subschemas and took
+minutes before its first value (the Draft 2020-12 metaschema stands for
+about 18 000). Past this budget the schema is ``Unsupported``: no branch or
+optional property is left out for it in silence.
+"""
+
+MAX_LENGTH = 100_000
+"""The longest ``minLength`` (in code points) a generated string meets; longer is Unsupported."""
+
+MAX_ITEMS = 10_000
+"""The most ``minItems`` (or ``minContains``) a generated array meets; more is Unsupported."""
+
+MAX_PROPERTIES = 100
+"""The most ``minProperties`` a generated object meets; more is Unsupported."""
+
+# The size keywords each type's values must meet, and the cap on each.
+_SIZE_LIMITS = {
+    "string": (("minLength", MAX_LENGTH, "MAX_LENGTH"),),
+    "array": (("minItems", MAX_ITEMS, "MAX_ITEMS"), ("minContains", MAX_ITEMS, "MAX_ITEMS")),
+    "object": (("minProperties", MAX_PROPERTIES, "MAX_PROPERTIES"),),
+}
 
 Node = dict[str, Any]
 _BRANCHING = ("anyOf", "oneOf", "if")
@@ -50,16 +76,36 @@ class Builder:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        # Per build in progress, the subschemas its finished parts stand for.
+        self._expansions: list[int] = [0]
+        self._weights: dict[Any, int] = {}
 
     def build(self, schema: Schema, stack: RefStack) -> st.SearchStrategy[Any]:
+        """The strategy of ``schema`` where ``stack`` expanded it, within ``MAX_EXPANSIONS``."""
         key = (id(schema), stack.key())
         found = self.ctx.memo.get(key)
         if found is not None:
+            self._expanded(self._weights[key])
             return found[1]
-        node, refs = flatten(schema, self.ctx)
-        strategy = self.node(node, stack.push(refs))
+        self._expansions.append(1)
+        try:
+            node, refs = flatten(schema, self.ctx)
+            strategy = self.node(node, stack.push(refs))
+        finally:
+            weight = self._expansions.pop()
         self.ctx.memo[key] = (schema, strategy)  # keeps `schema` alive, so its id stays unique
+        self._weights[key] = weight
+        self._expanded(weight)
         return strategy
+
+    def _expanded(self, weight: int) -> None:
+        """Count a finished part's subschemas into the build that asked for it."""
+        total = self._expansions[-1] = self._expansions[-1] + weight
+        if total > MAX_EXPANSIONS:
+            raise Unsupported(
+                f"the schema stands for more than {MAX_EXPANSIONS:,} subschemas once its "
+                f"$refs are expanded (MAX_EXPANSIONS): too costly to generate"
+            )
 
     def node(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
         if not node:
@@ -189,6 +235,12 @@ class Builder:
         return st.one_of(strategies)
 
     def of_type(self, kind: str, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
+        for keyword, limit, name in _SIZE_LIMITS.get(kind, ()):
+            if node.get(keyword, 0) > limit:
+                raise Unsupported(
+                    f"{keyword} {node[keyword]} asks for more than the {limit:,} the strategies "
+                    f"ever generate ({name})"
+                )
         is_multiple = self.ctx.check({"multipleOf": node.get("multipleOf", 1)})
         match kind:
             case "null":

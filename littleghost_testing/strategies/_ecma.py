@@ -22,18 +22,21 @@ from dataclasses import dataclass
 
 from ._errors import SchemaError, Unsupported
 
-__all__ = ["Piece", "Translation", "translate"]
+__all__ = ["MAX_GROUP_DEPTH", "Piece", "Translation", "translate"]
 
 # ECMA-262 WhiteSpace and LineTerminator code points (what \s matches).
 _SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 _CLASS_ESCAPES = {"d": "0-9", "w": "A-Za-z0-9_", "s": _SPACE}
 _CONTROL_ESCAPES = {"t": "\\t", "n": "\\n", "v": "\\x0b", "f": "\\x0c", "r": "\\r"}
 _QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
+_MODIFIERS = re.compile(r"\?[ims]*(?:-[ims]+)?:")
 _LOOKAROUND = ("?=", "?!", "?<=", "?<!")
 # Printable ASCII offered next to a wide class when lookarounds filter the result.
 _ASCII_BIAS = "[\\x20-\\x7e]"
 _WILDCARD = "[^\\n\\r\\u2028\\u2029]"
 _MAX_CODE_POINT = 0x10FFFF
+# Groups nested deeper than this are not translated (the translator recurses per group).
+MAX_GROUP_DEPTH = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +178,8 @@ class _Translator:
             prefix = "(?:"
         elif look is not None:
             self.pos += len(look)
+            if self.depth >= MAX_GROUP_DEPTH:
+                raise self.fail(f"groups nested more than {MAX_GROUP_DEPTH} deep (MAX_GROUP_DEPTH)")
             self.depth += 1
             body = self.body()
             self.depth -= 1
@@ -191,10 +196,18 @@ class _Translator:
                 raise self.fail("an unterminated group name")
             prefix = f"(?P<{rest[2:end]}>"
             self.pos += end + 1
+        elif modifiers := _MODIFIERS.match(rest):
+            # ECMA-262 2025's ``(?i:...)``: Python spells it alike. ``s`` and ``m`` change
+            # what ``.``, ``^`` and ``$`` match, which the translation spells out: approximate.
+            self.pos += modifiers.end()
+            prefix = f"({modifiers.group(0)}"
+            self.approximate = self.approximate or bool(set(modifiers.group(0)) & set("ms"))
         elif rest.startswith("?"):
             raise self.fail(f"the group syntax '(?{rest[1:2]}'")
         else:
             prefix = "("
+        if self.depth >= MAX_GROUP_DEPTH:
+            raise self.fail(f"groups nested more than {MAX_GROUP_DEPTH} deep (MAX_GROUP_DEPTH)")
         self.depth += 1
         body = self.body()
         self.depth -= 1

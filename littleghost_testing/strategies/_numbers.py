@@ -67,9 +67,18 @@ def numbers(node: Node, is_multiple: Callable[[Any], bool]) -> st.SearchStrategy
     if low > high or (low == high and (low_open or high_open)):
         raise SchemaError(f"no number lies within the bounds {_describe(node)}")
     step = node.get("multipleOf")
+    if isinstance(step, int):
+        return integers(node, is_multiple)  # exact, however large the bounds
+    if step is not None and (_past_floats(low) or _past_floats(high)):
+        raise SchemaError(f"multipleOf {step} with bounds past the float range {_describe(node)}")
     if step is not None:
         first = math.ceil(low / step) if low != -math.inf else None
         last = math.floor(high / step) if high != math.inf else None
+        # An excluded bound (or rounding) can put the outermost multiple outside.
+        if first is not None and not _inside(first * step, node):
+            first += 1
+        if last is not None and not _inside(last * step, node):
+            last -= 1
         if first is not None and last is not None and first > last:
             raise SchemaError(f"no multiple of {step} lies within the bounds {_describe(node)}")
         return (
@@ -77,11 +86,16 @@ def numbers(node: Node, is_multiple: Callable[[Any], bool]) -> st.SearchStrategy
             .map(lambda k: k * step)
             .filter(lambda value: _inside(value, node) and is_multiple(value))
         )
+    if low > _FLOAT_MAX or high < -_FLOAT_MAX:
+        return integers(node, is_multiple)  # no float lies so far out
+    # A bound past the float range (a large integer) leaves that side open to floats.
+    floor = None if low < -_FLOAT_MAX else float(low)
+    ceiling = None if high > _FLOAT_MAX else float(high)
     floats = st.floats(
-        min_value=None if low == -math.inf else max(float(low), -_FLOAT_MAX),
-        max_value=None if high == math.inf else min(float(high), _FLOAT_MAX),
-        exclude_min=low_open and low != -math.inf,
-        exclude_max=high_open and high != math.inf,
+        min_value=floor,
+        max_value=ceiling,
+        exclude_min=low_open and floor is not None,
+        exclude_max=high_open and ceiling is not None,
         allow_nan=False,
         allow_infinity=False,
     ).filter(lambda value: _inside(value, node))
@@ -90,6 +104,11 @@ def numbers(node: Node, is_multiple: Callable[[Any], bool]) -> st.SearchStrategy
     except SchemaError:
         return floats
     return st.one_of(whole, floats)
+
+
+def _past_floats(bound: float) -> bool:
+    """A finite bound no float reaches (an integer past ``sys.float_info.max``)."""
+    return abs(bound) > _FLOAT_MAX and abs(bound) != math.inf
 
 
 def _inside(value: float, node: Node) -> bool:

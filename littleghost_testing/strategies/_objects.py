@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ._context import Context, RefStack, Schema, TooDeep
-from ._errors import SchemaError
+from ._errors import SchemaError, Unsupported
 from ._merge import governing
 from ._patterns import pattern_strings, search
 from ._strings import TEXT_ALPHABET
@@ -48,6 +48,8 @@ def objects(
             if not names_ok(key):
                 raise SchemaError(f"property {key!r} fails propertyNames")
             values[key] = build(governing(node, key), stack)
+        except Unsupported as error:  # never left out in silence: it hides what the key allows
+            raise Unsupported(f"property {key!r} cannot be generated: {error}") from None
         except SchemaError as error:
             if must:
                 raise SchemaError(
@@ -173,6 +175,8 @@ def _extra_entries(
                 lambda key: key not in taken and names_ok(key)
             )
             options.append(st.tuples(keys, build(schema, stack)))
+        except Unsupported:
+            raise
         except (SchemaError, TooDeep):
             continue
     additional = node.get("additionalProperties", True)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
 import pytest
 from hypothesis import find, given, settings
 
 from littleghost_testing.strategies import SchemaError, from_schema, invalid_inputs
+from littleghost_testing.strategies._build import MAX_ITEMS, MAX_LENGTH
+from littleghost_testing.strategies._ecma import MAX_GROUP_DEPTH
 
 from .support import check_invalid, check_valid
 
@@ -270,3 +274,102 @@ def test_unsatisfiable_schemas_raise_a_clear_error(case: tuple[Any, str]) -> Non
 def test_a_schema_accepting_everything_has_no_invalid_inputs() -> None:
     with pytest.raises(SchemaError, match="accepts every value"):
         invalid_inputs({"description": "anything"})
+
+
+# -- what a strategy raises: values, or SchemaError when it is built (issue 19, point 5) --
+
+
+def _chain(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}, "required": ["a"]}
+    return schema
+
+
+def _wide(width: int) -> dict[str, Any]:
+    return {"type": "object", "properties": {f"p{i}": {"$ref": "#"} for i in range(width)}}
+
+
+# Valid ECMA-262 that the validator runs, nested past what the generator translates.
+DEEP_GROUPS = "(" * (MAX_GROUP_DEPTH + 1) + "a" + ")" * (MAX_GROUP_DEPTH + 1)
+
+REFUSED_WHEN_BUILT = {
+    "500-deep properties chain": (_chain(500), "nested deeper than 128 levels"),
+    "a pattern too large to compile": (
+        {"type": "string", "pattern": "^[a-z]{100000}$"},
+        "MAX_PATTERN_REPETITIONS",
+    ),
+    "nested repetitions": ({"type": "string", "pattern": "^(a{1000}){1000}$"}, "MAX_PATTERN"),
+    "minProperties 1e6": ({"type": "object", "minProperties": 1_000_000}, "MAX_PROPERTIES"),
+    "minItems 1e9": ({"type": "array", "minItems": 1_000_000_000}, "MAX_ITEMS"),
+    "minContains 1e9": (
+        {"type": "array", "contains": {"type": "integer"}, "minContains": 10**9},
+        "MAX_ITEMS",
+    ),
+    "minLength 1e9": ({"type": "string", "minLength": 1_000_000_000}, "MAX_LENGTH"),
+    "no multiple of 0.7 in (0, 0.5]": (
+        {"type": "number", "multipleOf": 0.7, "exclusiveMinimum": 0, "maximum": 0.5},
+        "no multiple of 0.7",
+    ),
+    "a fractional multipleOf past the float range": (
+        {"type": "number", "multipleOf": 0.5, "minimum": 10**400},
+        "past the float range",
+    ),
+    "a closed object with too few lookaround keys": (
+        {
+            "type": "object",
+            "patternProperties": {"^(?=a)a$": {}},
+            "additionalProperties": False,
+            "minProperties": 2,
+        },
+        "in 16 tries",
+    ),
+    "a 50-wide recursive $ref": (_wide(50), "MAX_EXPANSIONS"),
+    "an optional property whose pattern cannot be generated": (
+        {"type": "object", "properties": {"code": {"type": "string", "pattern": DEEP_GROUPS}}},
+        "property 'code' cannot be generated",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSED_WHEN_BUILT.values(), ids=REFUSED_WHEN_BUILT.keys())
+def test_a_schema_past_a_limit_is_a_schema_error_when_built(case: tuple[Any, str]) -> None:
+    schema, named = case
+    started = time.monotonic()
+    with pytest.raises(SchemaError, match=re.escape(named)):
+        from_schema(schema)
+    assert time.monotonic() - started < 10  # refused up front, not after minutes of drawing
+
+
+def test_invalid_inputs_of_a_deep_chain_are_refused_when_built() -> None:
+    with pytest.raises(SchemaError, match="nested deeper than 128 levels"):
+        invalid_inputs(_chain(500))
+
+
+def test_an_optional_property_that_cannot_be_generated_is_named_for_invalid_inputs_too() -> None:
+    schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": DEEP_GROUPS}}}
+    with pytest.raises(SchemaError, match="property 'code' cannot be generated"):
+        invalid_inputs(schema)
+
+
+def test_ecma_2025_modifiers_generate() -> None:
+    check_valid({"type": "string", "pattern": "^(?i:ab)-(?-i:c)$"}, examples=10)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "integer", "minimum": 10**400},
+        {"type": "number", "maximum": -(10**400)},
+        {"type": "number", "minimum": 10**400, "multipleOf": 3},
+    ],
+)
+def test_bounds_past_the_float_range_generate(schema: dict[str, Any]) -> None:
+    check_valid(schema, examples=10)
+    check_invalid(schema, examples=10)
+
+
+def test_the_size_limits_still_generate_at_the_limit() -> None:
+    check_valid({"type": "string", "minLength": MAX_LENGTH, "maxLength": MAX_LENGTH}, 2)
+    check_valid({"type": "array", "items": {"type": "integer"}, "minItems": MAX_ITEMS}, 2)
+    check_valid(_wide(10), 2)  # about 1 200 subschemas expanded
