@@ -301,13 +301,13 @@ def _oracle(schema: Any) -> Any:
     from littleghost._validation import SchemaValidator
 
     judge = jsonschema.validators.validator_for(schema)(schema)
-    ours = SchemaValidator(schema if isinstance(schema, dict) else {"allOf": [schema]})
 
     def is_valid(value: Any) -> bool:
         try:
             return judge.is_valid(value)
         except re.error:  # \p{...} and other ECMA-262 syntax
-            return ours.is_valid(value)
+            wrapped = schema if isinstance(schema, dict) else {"allOf": [schema]}
+            return SchemaValidator(wrapped).is_valid(value)
 
     return is_valid
 

@@ -57,6 +57,9 @@ _MAX_OVERLAPS = 10
 _PROBES = 4
 # Fixed draws of any JSON value searched for an invalid input when no site is built.
 _SEARCH_DRAWS = 200
+# Fixed valid values the search grows by one item or key each (see _grown).
+_GROWN_FROM = 8
+_EXTRA_KEY = "extra"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +86,8 @@ class Mutations:
         A site is kept if one of a few fixed draws is confirmed: annotations
         (``unevaluated*`` beside ``allOf``, ``anyOf``...) can make a built
         violation break more, or nothing. A schema left with no site, but that
-        may still reject something, is searched: fixed draws of any JSON value
-        that the validator rejects.
+        may still reject something, is searched: fixed draws of any JSON value,
+        and valid values with one item or key more, that the validator rejects.
         """
         found = [site for site in self.sites(schema, RefStack()) if _ever(site, confirms)]
         if found:
@@ -93,6 +96,8 @@ class Mutations:
             raise SchemaError("the schema accepts every value: no input can be invalid")
         seeds = (draw_outside(ANY_JSON, seed) for seed in range(_SEARCH_DRAWS))
         candidates = [*WITNESSES, *(seed.value for seed in seeds if seed is not None)]
+        valid = self._valid_node_values(schema)
+        candidates += [grown for value in valid for grown in _grown(value)]
         rejected = [value for value in candidates if confirms((value, None, None))]
         if not rejected:
             raise SchemaError(
@@ -217,6 +222,15 @@ class Mutations:
         if "else" in extra:
             found += self._excluded(rest, [extra["if"], extra["else"]], stack, None, None)
         return found
+
+    def _valid_node_values(self, schema: Schema) -> list[Any]:
+        """A few fixed valid values of ``schema`` (none if it builds none)."""
+        try:
+            strategy = self.builder.build(schema, RefStack())
+        except (SchemaError, TooDeep):
+            return []
+        drawn = (draw_outside(strategy, seed) for seed in (None, *range(1, _GROWN_FROM)))
+        return [seed.value for seed in drawn if seed is not None]
 
     def _overlaps(
         self, rest: Node, branches: list[Schema], stack: RefStack
@@ -606,6 +620,23 @@ def beside_unevaluated(found: list[Violation]) -> list[Violation]:
     """
     kept = [violation for violation in found if violation.keyword not in _UNEVALUATED]
     return kept if kept else found
+
+
+def _grown(value: Any, depth: int = 0) -> list[Any]:
+    """``value`` with one witness more in one of its arrays or objects (an unevaluated item or
+    key, say), at most two levels down."""
+    out: list[Any] = []
+    if isinstance(value, list):
+        out += [[*value, witness] for witness in WITNESSES]
+        if depth < 2:
+            for index, item in enumerate(value):
+                out += [[*value[:index], g, *value[index + 1 :]] for g in _grown(item, depth + 1)]
+    elif isinstance(value, dict):
+        out += [{**value, _EXTRA_KEY: witness} for witness in WITNESSES]
+        if depth < 2:
+            for key, item in value.items():
+                out += [{**value, key: g} for g in _grown(item, depth + 1)]
+    return out
 
 
 def _ever(site: st.SearchStrategy[Broken], holds: Callable[[Broken], bool]) -> bool:
