@@ -256,7 +256,10 @@ class Mutations:
             if dependent is True:
                 continue
             others = {k: v for k, v in dependents.items() if k != key}
-            node = merge(rest, {"type": ["object"], "required": [key]})
+            try:
+                node = merge(rest, {"type": ["object"], "required": [key]})
+            except SchemaError:
+                return []  # the schema allows no object
             if others:
                 node = merge(node, {"allOf": [{"dependentSchemas": others}]})
             found += self._excluded(node, [dependent], stack, None, None)
