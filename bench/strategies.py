@@ -21,6 +21,12 @@ corpus schema within 50 valid values and 50 invalid inputs (optional keys
 present and absent, each enum value, each anyOf/oneOf branch, both booleans,
 each type of a type list, empty and non-empty arrays; each constraint broken
 alone), per schema and in total (see littleghost_testing/strategies/_coverage.py).
+
+``--suite`` runs the strategies as an independent oracle over the vendored
+JSON-Schema-Test-Suite cases (tests/data/json_schema_test_suite): per schema,
+50 valid values and 50 invalid inputs judged by ``jsonschema``; every refusal,
+exception, health-check failure and timeout; false "accepts every value"
+claims (the suite has a value the schema rejects); and coverage.
 """
 
 from __future__ import annotations
@@ -39,6 +45,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "tool_schemas"
+SUITE = ROOT / "tests" / "data" / "json_schema_test_suite" / "cases.json"
+# A schema still drawing after this long counts as a timeout in --suite.
+SUITE_SECONDS = 20
 
 
 def measure(
@@ -218,6 +227,163 @@ def coverage(corpus: list[tuple[str, dict[str, Any]]], examples: int) -> dict[st
     return {"valid": valid, "invalid": invalid, "schemas": rows}
 
 
+def load_suite() -> list[tuple[str, Any, list[dict[str, Any]]]]:
+    """(name, schema, the suite's own tests) for every vendored case group."""
+    files = json.loads(SUITE.read_text())["files"]
+    return [
+        (f"{name}: {group['description']}", group["schema"], group["tests"])
+        for name, groups in files.items()
+        for group in groups
+    ]
+
+
+class _Late(Exception):
+    """A schema drew past SUITE_SECONDS."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    import signal
+
+    signal.alarm(1)  # again, in case this one lands where Python ignores it (a gc callback)
+    raise _Late
+
+
+def _suite_one(schema: Any, tests: list[dict[str, Any]], examples: int) -> dict[str, Any]:
+    import signal
+
+    from hypothesis.errors import FailedHealthCheck, Unsatisfiable
+
+    from littleghost_testing.strategies import SchemaError
+    from littleghost_testing.strategies._coverage import _draw, coverage_of
+
+    oracle = _oracle(schema)
+    rejects_some = any(not test["valid"] for test in tests)
+    row: dict[str, Any] = {"valid_error": None, "invalid_error": None, "false_claim": False}
+    values: list[Any] = []
+    broken: list[Any] = []
+    signal.signal(signal.SIGALRM, _on_alarm)
+    for part in ("valid", "invalid"):
+        signal.alarm(SUITE_SECONDS)
+        try:
+            strategy = _ours(schema) if part == "valid" else _ours_invalid(schema)
+            (values if part == "valid" else broken).extend(_draw(strategy, examples))
+        except SchemaError as error:
+            claim = "accepts every value" in str(error)
+            row["false_claim"] = row["false_claim"] or (claim and rejects_some)
+            row[f"{part}_error"] = ("refused", str(error)[:160])
+        except _Late:
+            row[f"{part}_error"] = ("timeout", f"past {SUITE_SECONDS} s")
+        except FailedHealthCheck as error:
+            row[f"{part}_error"] = ("health check", str(error).strip().splitlines()[0][:160])
+        except Unsatisfiable as error:
+            row[f"{part}_error"] = ("unsatisfiable", str(error)[:160])
+        except Exception as error:
+            row[f"{part}_error"] = ("exception", f"{type(error).__name__}: {str(error)[:160]}")
+        finally:
+            signal.alarm(0)
+    row["invalid_values"] = sum(not oracle(value) for value in values)
+    row["valid_inputs"] = sum(oracle(record.value) for record in broken)
+    try:
+        found = coverage_of(schema, values, broken if row["invalid_error"] is None else [])
+        row["valid"], row["invalid"] = found.part(invalid=False), found.part(invalid=True)
+    except Exception as error:
+        row["valid"] = row["invalid"] = (0, 0)
+        row["coverage_error"] = f"{type(error).__name__}: {error}"
+    return row
+
+
+def _oracle(schema: Any) -> Any:
+    """``jsonschema``'s verdict; littleghost's where Python's ``re`` cannot read a pattern."""
+    import re
+
+    import jsonschema
+
+    from littleghost._validation import SchemaValidator
+
+    judge = jsonschema.validators.validator_for(schema)(schema)
+
+    def is_valid(value: Any) -> bool:
+        try:
+            return judge.is_valid(value)
+        except re.error:  # \p{...} and other ECMA-262 syntax
+            wrapped = schema if isinstance(schema, dict) else {"allOf": [schema]}
+            return SchemaValidator(wrapped).is_valid(value)
+
+    return is_valid
+
+
+def _ours_invalid(schema: Any) -> Any:
+    from littleghost_testing.strategies import invalid_inputs
+
+    return invalid_inputs(schema)
+
+
+def _draws(row: dict[str, Any]) -> bool:
+    """Both strategies drew (invalid_inputs may refuse a schema that accepts every value)."""
+    refused = row["invalid_error"] and row["invalid_error"][0] == "refused"
+    return row["valid_error"] is None and (row["invalid_error"] is None or refused)
+
+
+def suite_report(rows: list[dict[str, Any]], examples: int, seconds: float) -> None:
+    """Print the --suite figures (also from a saved --json, with --report)."""
+    kinds = Counter(
+        (part, row[f"{part}_error"][0])
+        for row in rows
+        for part in ("valid", "invalid")
+        if row[f"{part}_error"]
+    )
+    print(f"{len(rows)} schemas, {examples} valid values and {examples} invalid inputs each, "
+          f"{seconds:.0f} s\n")  # fmt: skip
+    print("| measure | count |\n| --- | ---: |")
+    print(f'| false "accepts every value" claims | {sum(r["false_claim"] for r in rows)} |')
+    for (part, kind), count in sorted(kinds.items()):
+        print(f"| {part}: {kind} | {count} |")
+    print(f"| invalid values (jsonschema rejects a from_schema value) "
+          f"| {sum(r['invalid_values'] for r in rows)} |")  # fmt: skip
+    print(f"| valid inputs (jsonschema accepts an invalid_inputs value) "
+          f"| {sum(r['valid_inputs'] for r in rows)} |")  # fmt: skip
+    # Coverage of what can be reached: the schemas both strategies draw for (a refusal
+    # because every value is accepted counts; other refusals, failures and timeouts do not).
+    drawing = [r for r in rows if _draws(r)]
+    for key in ("valid", "invalid"):
+        reached = sum(r[key][0] for r in drawing)
+        total = sum(r[key][1] for r in drawing)
+        low = [r["name"] for r in drawing if r[key][1] and r[key][0] / r[key][1] < 0.9]
+        print(f"| {key} coverage ({len(drawing)} schemas drawn for) | {reached:,} / {total:,} "
+              f"({reached / max(total, 1):.1%}), {len(low)} schemas below 90 % |")  # fmt: skip
+    print("\nproblems:")
+    for row in rows:
+        for key in ("valid_error", "invalid_error"):
+            if row[key] and not (row[key][0] == "refused" and not row["false_claim"]):
+                print(f"  {row['name']} [{key}]: {row[key]}")
+        if row["false_claim"]:
+            print(f"  {row['name']}: false claim")
+        if row["invalid_values"] or row["valid_inputs"]:
+            print(f"  {row['name']}: {row['invalid_values']} invalid values, "
+                  f"{row['valid_inputs']} valid inputs")  # fmt: skip
+        for key in ("valid", "invalid"):
+            if row[key][1] and row[key][0] / row[key][1] < 0.9:
+                print(f"  {row['name']}: {key} coverage {row[key][0]}/{row[key][1]}")
+    print("\nrefusals (SchemaError):")
+    for row in rows:
+        for key in ("valid_error", "invalid_error"):
+            if row[key] and row[key][0] == "refused" and not row["false_claim"]:
+                print(f"  {row['name']} [{key}]: {row[key][1]}")
+
+
+def suite(examples: int) -> dict[str, Any]:
+    """The strategies judged by ``jsonschema`` on every vendored JSON-Schema-Test-Suite schema."""
+    started = time.perf_counter()
+    rows = []
+    for name, schema, tests in load_suite():
+        row = _suite_one(schema, tests, examples)
+        row["name"] = name
+        rows.append(row)
+    seconds = time.perf_counter() - started
+    suite_report(rows, examples, seconds)
+    return {"schemas": rows, "seconds": seconds}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=25, help="examples per schema")
@@ -226,11 +392,22 @@ def main() -> None:
     parser.add_argument("--stride", type=int, default=1, help="only every N-th schema")
     parser.add_argument("--json", type=Path, help="write per-schema results here")
     parser.add_argument("--coverage", action="store_true", help="measure shape coverage instead")
+    parser.add_argument("--suite", action="store_true", help="judge JSON-Schema-Test-Suite cases")
+    parser.add_argument("--report", type=Path, help="print the figures of a saved --suite --json")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.examples, args.out)
+        return
+    if args.report:
+        saved = json.loads(args.report.read_text())
+        suite_report(saved["schemas"], args.examples, saved.get("seconds", 0.0))
+        return
+    if args.suite:
+        found = suite(args.examples)
+        if args.json:
+            args.json.write_text(json.dumps(found, indent=1, default=repr))
         return
     corpus = load_corpus()[: args.limit][:: args.stride]
     if args.coverage:

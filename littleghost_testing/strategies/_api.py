@@ -18,7 +18,7 @@ from ._context import Context, RefStack, TooDeep, thaw
 from ._drafts import KEYWORD_ALIASES, to_2020_12
 from ._errors import SchemaError
 from ._in_turn import Seed, SeedsFirst, draw_outside
-from ._invalid import Broken, InvalidInput, Mutations
+from ._invalid import Broken, InvalidInput, Mutations, beside_unevaluated
 
 __all__ = ["compiled", "from_schema", "invalid_inputs", "tool_inputs"]
 
@@ -113,14 +113,12 @@ class Compiled:
     def sites(self) -> list[st.SearchStrategy[Broken]]:
         """Every place and keyword a value can be broken at, each a strategy."""
         try:
-            sites = Mutations(self.builder).sites(self.readable, RefStack())
+            mutations = Mutations(self.builder)
+            return mutations.every_site(self.readable, self.confirms, self.validator.is_valid)
         except TooDeep as too_deep:
             raise SchemaError(f"$ref {too_deep} recurses without a finite instance") from None
         except RecursionError:
             raise SchemaError(_TOO_NESTED) from None
-        if not sites:
-            raise SchemaError("the schema accepts every value: no input can be invalid")
-        return sites
 
     @functools.cached_property
     def mutations(self) -> st.SearchStrategy[Broken]:
@@ -168,10 +166,12 @@ class Compiled:
         """The input, if the validator reports exactly the one violation the mutation claims.
 
         A mutation that claims no keyword (a negated combinator) takes the one the
-        validator names; a keyword an older draft spells differently takes its spelling.
+        validator names; the keys or items that the broken subschema evaluated
+        are then unevaluated, which the validator reports too (left out); a
+        keyword an older draft spells differently takes its spelling.
         """
         value, keyword, parts = broken
-        found = self.validator.violations(value)
+        found = beside_unevaluated(self.validator.violations(value))
         if len(found) != 1 or not _claims(found[0], keyword, parts):
             return None
         return InvalidInput(value, found[0].keyword, found[0].path)

@@ -17,7 +17,7 @@ from ._arrays import arrays
 from ._context import Context, RefStack, Schema, TooDeep, canonical
 from ._errors import SchemaError, Unsupported
 from ._exclude import exclude
-from ._merge import TYPES, flatten, merge
+from ._merge import TYPES, flatten, merge, scoped
 from ._numbers import integers, numbers
 from ._objects import objects
 from ._strings import TEXT_ALPHABET, strings
@@ -51,7 +51,9 @@ _SIZE_LIMITS = {
 }
 
 Node = dict[str, Any]
-_BRANCHING = ("anyOf", "oneOf", "if")
+_BRANCHING = ("anyOf", "oneOf", "if", "dependentSchemas")
+# dependentSchemas with up to this many keys is built, key present or absent (2^n branches).
+_DEPENDENT_BRANCHES = 4
 _UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
 _SCALARS = st.one_of(
     st.none(),
@@ -112,7 +114,9 @@ class Builder:
             return ANY_JSON
         extras: list[Node] = node.get("allOf", [])
         for index, extra in enumerate(extras):
-            if any(keyword in extra for keyword in _BRANCHING):
+            if any(keyword in extra for keyword in _BRANCHING) and (
+                len(extra.get("dependentSchemas", ())) <= _DEPENDENT_BRANCHES
+            ):
                 rest = {key: value for key, value in node.items() if key != "allOf"}
                 others = extras[:index] + extras[index + 1 :]
                 if others:
@@ -138,7 +142,12 @@ class Builder:
     def branches(self, rest: Node, extra: Node, stack: RefStack) -> st.SearchStrategy[Any]:
         """One strategy per alternative of an ``anyOf``/``oneOf``/``if`` (the rest merged in)."""
         options: list[tuple[list[Schema], list[Schema]]] = []
-        if "if" in extra:
+        if "dependentSchemas" in extra:  # the first key present with its schema, or absent
+            (key, dependent), *others = extra["dependentSchemas"].items()
+            tail = [{"dependentSchemas": dict(others)}] if others else []
+            options.append(([{"required": [key]}, dependent, *tail], []))
+            options.append(([{"properties": {key: False}}, *tail], []))
+        elif "if" in extra:
             options.append(([extra["if"], extra.get("then", True)], []))
             options.append(([extra.get("else", True)], [extra["if"]]))
         else:
@@ -154,7 +163,7 @@ class Builder:
                 node, refs = dict(rest), []
                 for part in parts:
                     flat, inner = flatten(part, self.ctx)
-                    node, refs = merge(node, flat), refs + inner
+                    node, refs = merge(node, scoped(flat)), refs + inner
                 negated = [other for other in others if not _disjoint(node, other, self.ctx)]
                 if negated:
                     node = merge(node, {"allOf": [{"not": other} for other in negated]})

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._errors import SchemaError
+
 __all__ = ["KEYWORD_ALIASES", "to_2020_12"]
 
 _DRAFT_04 = "draft-04"
@@ -58,16 +60,24 @@ def to_2020_12(schema: Any) -> Any:
     draft = dialect(schema)
     if draft is None:
         return schema
-    rewritten = _rewrite(schema, draft)
+    rewritten = _rewrite(schema, draft, is_root=True)
     if isinstance(rewritten, dict):
         rewritten.pop("$schema", None)
     return rewritten
 
 
-def _rewrite(schema: Any, draft: str) -> Any:
+def _rewrite(schema: Any, draft: str, *, is_root: bool = False) -> Any:
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
+    if draft == _DRAFT_04 and isinstance(schema.get("id"), str):
+        # Draft-04 spells `$id` as `id`: at the root it is the base every `$ref` resolves
+        # against; inside, it starts an embedded resource, which is not supported.
+        if not is_root:
+            raise SchemaError(
+                "draft-04 `id` inside a subschema (an embedded resource) is not supported"
+            )
+        out["$id"] = schema["id"]
     schema = {key: value for key, value in schema.items() if key not in _UNKNOWN[draft]}
     if draft in _OLD_REF and "$ref" in schema:
         # Before 2019-09, $ref replaces the whole schema; only its definitions stay reachable.

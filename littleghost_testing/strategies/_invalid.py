@@ -9,21 +9,26 @@ that keyword at that path and nowhere else.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import strategies as st
 
+from littleghost._validation import Violation
+
 from ._build import ANY_JSON, Builder
 from ._context import RefStack, Schema, TooDeep, canonical
 from ._errors import SchemaError
+from ._in_turn import draw_outside
 from ._merge import TYPES, flatten, governing, merge
 from ._numbers import numbers
 from ._patterns import pattern_strings, search
 from ._strings import TEXT_ALPHABET
+from ._trivial import WITNESSES, accepts_every_value
 
-__all__ = ["Broken", "InvalidInput", "Mutations"]
+__all__ = ["Broken", "InvalidInput", "Mutations", "beside_unevaluated"]
 
 Node = dict[str, Any]
 # (value, keyword, path parts): None where the validator names it (a negated combinator).
@@ -45,6 +50,16 @@ _WRONG_TYPE: dict[str, st.SearchStrategy[Any]] = {
     "object": st.dictionaries(st.text(max_size=4), st.integers() | st.none(), max_size=3),
 }
 _NAMES = st.text(TEXT_ALPHABET, min_size=1, max_size=10)
+_UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
+# Pairs of `oneOf` branches tried for a value both accept (oneOf wants exactly one).
+_MAX_OVERLAPS = 10
+# Fixed draws a site is tried with: kept if one of them is confirmed.
+_PROBES = 4
+# Fixed draws of any JSON value searched for an invalid input when no site is built.
+_SEARCH_DRAWS = 200
+# Fixed valid values the search grows by one item or key each (see _grown).
+_GROWN_FROM = 8
+_EXTRA_KEY = "extra"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +77,34 @@ class Mutations:
     def __init__(self, builder: Builder) -> None:
         self.builder = builder
         self.ctx = builder.ctx
+
+    def every_site(
+        self, schema: Schema, confirms: Callable[[Broken], bool], is_valid: Callable[[Any], bool]
+    ) -> list[st.SearchStrategy[Broken]]:
+        """Every site of the root schema; SchemaError only if it provably accepts every value.
+
+        A site is kept if one of a few fixed draws is confirmed: annotations
+        (``unevaluated*`` beside ``allOf``, ``anyOf``...) can make a built
+        violation break more, or nothing. A schema left with no site, but that
+        may still reject something, is searched: fixed draws of any JSON value,
+        and valid values with one item or key more, that the validator rejects.
+        """
+        found = [site for site in self.sites(schema, RefStack()) if _ever(site, confirms)]
+        if found:
+            return found
+        if accepts_every_value(schema, self.ctx, is_valid):
+            raise SchemaError("the schema accepts every value: no input can be invalid")
+        seeds = (draw_outside(ANY_JSON, seed) for seed in range(_SEARCH_DRAWS))
+        candidates = [*WITNESSES, *(seed.value for seed in seeds if seed is not None)]
+        valid = self._valid_node_values(schema)
+        candidates += [grown for value in valid for grown in _grown(value)]
+        rejected = [value for value in candidates if confirms((value, None, None))]
+        if not rejected:
+            raise SchemaError(
+                f"no input found that the schema rejects ({len(candidates)} values of every "
+                "type tried); it may accept every value"
+            )
+        return [st.sampled_from(rejected).map(lambda value: (value, None, None))]
 
     def sites(
         self, schema: Schema, stack: RefStack, depth: int = 0
@@ -144,8 +187,20 @@ class Mutations:
     ) -> list[st.SearchStrategy[Broken]]:
         """Values the rest of the schema accepts and one combinator rejects."""
         keyword = next((k for k in ("anyOf", "oneOf") if k in extra), None)
+        whole = {**rest, "allOf": [*rest.get("allOf", ()), extra]}
+        if keyword == "oneOf":
+            overlaps = self._overlaps(rest, extra[keyword], stack)
+            return self._excluded(rest, extra[keyword], stack, keyword, ()) + overlaps
         if keyword is not None:
             return self._excluded(rest, extra[keyword], stack, keyword, ())
+        if "dependentSchemas" in extra:
+            return self._dependents(rest, extra["dependentSchemas"], stack)
+        if "unevaluatedProperties" in extra:
+            judge = extra["unevaluatedProperties"]
+            return self._unevaluated_properties(whole, rest, judge, stack)
+        if "unevaluatedItems" in extra:
+            judge = extra["unevaluatedItems"]
+            return self._unevaluated_items(whole, rest, judge, stack)
         if set(extra) == {"not"}:
             try:
                 negated, refs = flatten(extra["not"], self.ctx)
@@ -167,6 +222,105 @@ class Mutations:
         if "else" in extra:
             found += self._excluded(rest, [extra["if"], extra["else"]], stack, None, None)
         return found
+
+    def _valid_node_values(self, schema: Schema) -> list[Any]:
+        """A few fixed valid values of ``schema`` (none if it builds none)."""
+        try:
+            strategy = self.builder.build(schema, RefStack())
+        except (SchemaError, TooDeep):
+            return []
+        drawn = (draw_outside(strategy, seed) for seed in (None, *range(1, _GROWN_FROM)))
+        return [seed.value for seed in drawn if seed is not None]
+
+    def _overlaps(
+        self, rest: Node, branches: list[Schema], stack: RefStack
+    ) -> list[st.SearchStrategy[Broken]]:
+        """Values two ``oneOf`` branches both accept: the keyword wants exactly one."""
+        found: list[st.SearchStrategy[Broken]] = []
+        pairs = itertools.combinations(branches, 2)
+        for first, second in itertools.islice(pairs, _MAX_OVERLAPS):
+            try:
+                a, refs = flatten(first, self.ctx)
+                b, more = flatten(second, self.ctx)
+                found += self._variant(merge(merge(rest, a), b), stack.push(refs + more), "oneOf")
+            except (SchemaError, TooDeep):
+                continue
+        return found
+
+    def _dependents(
+        self, rest: Node, dependents: dict[str, Schema], stack: RefStack
+    ) -> list[st.SearchStrategy[Broken]]:
+        """Objects with a ``dependentSchemas`` key present and its schema broken."""
+        found: list[st.SearchStrategy[Broken]] = []
+        for key, dependent in dependents.items():
+            if dependent is True:
+                continue
+            others = {k: v for k, v in dependents.items() if k != key}
+            try:
+                node = merge(rest, {"type": ["object"], "required": [key]})
+            except SchemaError:
+                return []  # the schema allows no object
+            if others:
+                node = merge(node, {"allOf": [{"dependentSchemas": others}]})
+            found += self._excluded(node, [dependent], stack, None, None)
+        return found
+
+    def _failing(self, schema: Schema, stack: RefStack) -> st.SearchStrategy[Any] | None:
+        """Values ``schema`` rejects (any value for ``false``), or None if none is built."""
+        if schema is False:
+            return ANY_JSON
+        inner = self.sites(schema, stack, _MAX_DEPTH)
+        return st.one_of([site.map(_value_of) for site in inner]) if inner else None
+
+    def _unevaluated_properties(
+        self, whole: Node, rest: Node, judge: Schema, stack: RefStack
+    ) -> list[st.SearchStrategy[Broken]]:
+        """An object valid but for one key no subschema evaluates, whose value fails ``judge``.
+
+        Only a subschema that passes evaluates its keys, so the container is
+        valid and the key is one no ``properties``/``patternProperties`` names.
+        """
+        if judge is True or "additionalProperties" in rest:
+            return []  # every key is evaluated (or fails additionalProperties first)
+        bad = self._failing(judge, stack)
+        try:
+            room = merge(whole, {"type": ["object"]})
+        except SchemaError:
+            return []
+        if "maxProperties" in room:
+            room["maxProperties"] -= 1
+        container = self._valid(room, stack)
+        if bad is None or container is None:
+            return []
+        declared, patterns = _named_anywhere(rest)
+        names = _NAMES.filter(_fresh(declared, patterns, lambda _: True))
+        return [
+            st.tuples(container, names, bad).map(
+                lambda t: ({**t[0], t[1]: t[2]}, "unevaluatedProperties", (t[1],))
+            )
+        ]
+
+    def _unevaluated_items(
+        self, whole: Node, rest: Node, judge: Schema, stack: RefStack
+    ) -> list[st.SearchStrategy[Broken]]:
+        """A valid array with one more item, past every ``prefixItems``, that fails ``judge``
+        and matches no ``contains`` (a matching item is evaluated)."""
+        if judge is True or "items" in rest:
+            return []
+        bad = self._failing(judge, stack)
+        try:
+            room = merge(whole, {"type": ["array"], "minItems": _longest_prefix(rest)})
+        except SchemaError:
+            return []
+        if "maxItems" in room:
+            room["maxItems"] -= 1
+        container = self._valid(room, stack)
+        if bad is None or container is None:
+            return []
+        matches = [self.ctx.check(schema) for schema in _contains_anywhere(rest)]
+        if matches:
+            bad = bad.filter(lambda value: not any(match(value) for match in matches))
+        return [st.tuples(container, bad).map(lambda t: ([*t[0], t[1]], "unevaluatedItems", ()))]
 
     def _excluded(
         self,
@@ -252,7 +406,13 @@ class Mutations:
             }
             keyword = "minContains" if "minContains" in node else "contains"
             avoid = {"allOf": [node.get("items", True), {"not": node["contains"]}]}
-            found += self._variant({**rest, "items": avoid}, stack, keyword)
+            # The empty array always misses `contains`; other arrays only if an item can.
+            found += self._variant({**rest, "maxItems": 0}, stack, keyword)
+            found += [
+                site
+                for site in self._variant({**rest, "items": avoid}, stack, keyword)
+                if _ever(site, lambda broken: bool(broken[0]))
+            ]
         if "contains" in node and "maxContains" in node:
             rest = {k: v for k, v in array.items() if k != "maxContains"}
             found += self._variant(
@@ -298,7 +458,40 @@ class Mutations:
                 found += self._variant(rest, stack, "dependentRequired")
         if node.get("additionalProperties") is False:
             found += self._extra_key(node, stack)
+        if node.get("propertyNames", True) is not True:
+            found += self._bad_name(node, stack)
         return found
+
+    def _bad_name(self, node: Node, stack: RefStack) -> list[st.SearchStrategy[Broken]]:
+        """An object valid but for one key that ``propertyNames`` rejects."""
+        rule: Schema = node["propertyNames"]
+        declared = set(node.get("properties", {}))
+        allowed = self.ctx.check(rule)
+        options: list[st.SearchStrategy[Any]] = [_NAMES]
+        try:
+            text, _ = flatten({"allOf": [rule, {"type": "string"}]}, self.ctx)
+            options += [site.map(_value_of) for site in self._strings(text, stack)]
+        except (SchemaError, TooDeep):
+            pass  # no string passes the rule: every name breaks it
+        names = st.one_of(options).filter(lambda key: key not in declared and not allowed(key))
+        room = {**node, "type": ["object"]}
+        if "maxProperties" in node:
+            room["maxProperties"] = node["maxProperties"] - 1
+        container = self._valid(room, stack)
+        if container is None:
+            return []
+        entries = names.flatmap(
+            lambda key: st.tuples(st.just(key), self._value_for(node, key, stack))
+        )
+        return [
+            st.tuples(container, entries).map(lambda t: ({**t[0], t[1][0]: t[1][1]}, None, None))
+        ]
+
+    def _value_for(self, node: Node, key: str, stack: RefStack) -> st.SearchStrategy[Any]:
+        try:
+            return self.builder.build(governing(node, key), stack)
+        except (SchemaError, TooDeep):
+            return st.nothing()
 
     def _extra_key(self, node: Node, stack: RefStack) -> list[st.SearchStrategy[Broken]]:
         room = {**node, "type": ["object"]}
@@ -334,10 +527,7 @@ class Mutations:
         """A declared property's value broken, in an object valid everywhere else."""
         found: list[st.SearchStrategy[Broken]] = []
         obj = {**node, "type": ["object"]}
-        busy = _combined_keys(node)
         for key in node.get("properties", {}):
-            if key in busy:
-                continue
             inner = self.sites(governing(node, key), stack, depth + 1)
             if not inner:
                 continue
@@ -424,6 +614,80 @@ class Mutations:
         return found
 
 
+def beside_unevaluated(found: list[Violation]) -> list[Violation]:
+    """The violations that are not only the annotation rule's consequence.
+
+    A property or item is evaluated only by a subschema that passes, so breaking
+    one leaves what it evaluated unevaluated: ``unevaluatedProperties`` or
+    ``unevaluatedItems`` fails beside the keyword broken, and is left out here.
+    """
+    kept = [violation for violation in found if violation.keyword not in _UNEVALUATED]
+    return kept if kept else found
+
+
+def _grown(value: Any, depth: int = 0) -> list[Any]:
+    """``value`` with one witness more in one of its arrays or objects (an unevaluated item or
+    key, say), at most two levels down."""
+    out: list[Any] = []
+    if isinstance(value, list):
+        out += [[*value, witness] for witness in WITNESSES]
+        if depth < 2:
+            for index, item in enumerate(value):
+                out += [[*value[:index], g, *value[index + 1 :]] for g in _grown(item, depth + 1)]
+    elif isinstance(value, dict):
+        out += [{**value, _EXTRA_KEY: witness} for witness in WITNESSES]
+        if depth < 2:
+            for key, item in value.items():
+                out += [{**value, key: g} for g in _grown(item, depth + 1)]
+    return out
+
+
+def _ever(site: st.SearchStrategy[Broken], holds: Callable[[Broken], bool]) -> bool:
+    """Whether one of a few fixed draws of ``site`` gives a violation for which ``holds``."""
+    for seed in (None, *range(1, _PROBES)):
+        drawn = draw_outside(site, seed)
+        if drawn is not None and holds(drawn.value):
+            return True
+    return False
+
+
+def _value_of(broken: Broken) -> Any:
+    return broken[0]
+
+
+def _walk(schema: Any) -> Any:
+    """Every dict inside a schema's JSON, itself included (data such as ``enum`` too)."""
+    if isinstance(schema, dict):
+        yield schema
+        for value in schema.values():
+            yield from _walk(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _walk(item)
+
+
+def _named_anywhere(node: Node) -> tuple[set[str], list[str]]:
+    """Property names and patterns any subschema of ``node`` declares (it may evaluate them)."""
+    names: set[str] = set()
+    patterns: list[str] = []
+    for part in _walk(node):
+        if isinstance(part.get("properties"), dict):
+            names.update(part["properties"])
+        if isinstance(part.get("patternProperties"), dict):
+            patterns += [p for p in part["patternProperties"] if p not in patterns]
+    return names, patterns
+
+
+def _longest_prefix(node: Node) -> int:
+    """The most ``prefixItems`` positions any subschema of ``node`` evaluates."""
+    lengths = [len(p["prefixItems"]) for p in _walk(node) if isinstance(p.get("prefixItems"), list)]
+    return max(lengths, default=0)
+
+
+def _contains_anywhere(node: Node) -> list[Schema]:
+    return [part["contains"] for part in _walk(node) if "contains" in part]
+
+
 def _under(step: str | int, parts: tuple[str | int, ...] | None) -> tuple[str | int, ...] | None:
     return None if parts is None else (step, *parts)
 
@@ -440,21 +704,3 @@ def _fresh(
     return lambda key: (
         key not in declared and not any(search(p, key) for p in patterns) and names_ok(key)
     )
-
-
-def _combined_keys(node: Node) -> set[str]:
-    """Property names a combinator of ``node`` looks at: breaking them could break it too."""
-    keys: set[str] = set()
-
-    def walk(schema: Any) -> None:
-        if isinstance(schema, dict):
-            keys.update(schema.get("properties", {}))
-            keys.update(schema.get("required", ()))
-            for value in schema.values():
-                walk(value)
-        elif isinstance(schema, list):
-            for item in schema:
-                walk(item)
-
-    walk(node.get("allOf", []))
-    return keys

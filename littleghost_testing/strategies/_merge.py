@@ -30,6 +30,9 @@ _PLAIN = frozenset(
         "minProperties", "maxProperties", "dependentRequired",
     }
 )  # fmt: skip
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+# Extras whose passing subschemas evaluate keys or items for an `unevaluated*` beside them.
+_EVALUATING = frozenset({"anyOf", "oneOf", "if", "dependentSchemas"})
 _EXTRA = ("anyOf", "oneOf", "not", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems")
 # Counts: a whole float (`minItems: 2.0`) is the integer it equals.
 _COUNTS = (
@@ -68,13 +71,37 @@ def flatten(schema: Schema, ctx: Context, seen: tuple[str, ...] = ()) -> tuple[N
             if uri in seen:
                 raise SchemaError(f"{keyword} {schema[keyword]!r} refers to itself")
             part, inner = flatten(target, ctx, (*seen, uri))
-            node = merge(node, part)
+            node = merge(node, scoped(part))
             expanded += [uri, *inner]
     for part in parts:
         flat, inner = flatten(part, ctx, seen)
-        node = merge(node, flat)
+        node = merge(node, scoped(flat))
         expanded += inner
     return node, expanded
+
+
+def scoped(part: Node) -> Node:
+    """An ``allOf`` part or ``$ref`` target whose ``unevaluated*`` sees only the part itself.
+
+    Such a keyword judges what its own schema evaluated, not its siblings'
+    parts: with no branch inside the part, that is what ``additionalProperties``
+    and ``items`` say on it, before it is merged with the rest.
+    """
+    extras: list[Node] = part.get("allOf", [])
+    closing = [extra for extra in extras if set(extra) <= _UNEVALUATED]
+    if not closing or any(set(extra) & _EVALUATING for extra in extras):
+        return part
+    out = {**part, "allOf": [extra for extra in extras if extra not in closing]}
+    if not out["allOf"]:
+        del out["allOf"]
+    for extra in closing:
+        if "unevaluatedProperties" in extra and "additionalProperties" not in out:
+            out["additionalProperties"] = extra["unevaluatedProperties"]
+        if "unevaluatedItems" in extra and "items" not in out and "contains" not in out:
+            out["items"] = extra["unevaluatedItems"]
+        elif "unevaluatedItems" in extra:
+            out.setdefault("allOf", []).append(extra)  # `contains` evaluates items too
+    return out
 
 
 def merge(a: Node, b: Node) -> Node:

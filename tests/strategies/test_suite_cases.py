@@ -1,0 +1,143 @@
+"""The strategies on the JSON-Schema-Test-Suite's own cases, one test per keyword family.
+
+The cases are vendored in tests/data/json_schema_test_suite (see vendor.py
+there). For each case group, judged by ``jsonschema`` as an independent oracle:
+``from_schema`` builds (or refuses with the listed reason) and draws valid
+values without a health-check failure; ``invalid_inputs`` never claims that a schema the suite
+shows rejecting a value accepts every value, and each input it draws is
+rejected, on exactly the keyword and path it names.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import Phase, given, settings
+
+from littleghost_testing.strategies import InvalidInput, SchemaError
+from littleghost_testing.strategies._invalid import beside_unevaluated
+
+from .support import compile_schema
+
+CASES = Path(__file__).resolve().parent.parent / "data" / "json_schema_test_suite" / "cases.json"
+FILES: dict[str, list[dict[str, Any]]] = json.loads(CASES.read_text())["files"]
+EXAMPLES = 10
+FAMILIES = {
+    "unevaluatedProperties": ["draft2020-12/unevaluatedProperties.json"],
+    "unevaluatedItems": ["draft2020-12/unevaluatedItems.json"],
+    "contains": [
+        "draft2020-12/contains.json",
+        "draft2020-12/minContains.json",
+        "draft2020-12/maxContains.json",
+    ],
+    "oneOf": ["draft2020-12/oneOf.json"],
+    "dependencies": [
+        "draft7/dependencies.json",
+        "draft2020-12/dependentSchemas.json",
+        "draft2020-12/dependentRequired.json",
+    ],
+    "boolean subschemas": ["draft2020-12/boolean_schema.json", "draft2020-12/propertyNames.json"],
+    "draft-04 id": ["draft4/ref.json"],
+}
+# Case groups the strategies refuse, and the reason their SchemaError gives.
+REFUSED = {
+    "boolean schema 'false'": "accepts no value",
+    "oneOf with boolean schemas, all true": "oneOf",
+    "oneOf with boolean schemas, more than one true": "oneOf",
+    "oneOf with boolean schemas, all false": "oneOf",
+    "unevaluatedItems with $dynamicRef": "$id inside a subschema",
+    "unevaluatedProperties with $dynamicRef": "$id inside a subschema",
+    "$ref prevents a sibling id from changing the base uri": "draft-04 `id`",
+    "Recursive references between schemas": "draft-04 `id`",
+    "Location-independent identifier": "draft-04 `id`",
+    "Location-independent identifier with base URI change in subschema": "draft-04 `id`",
+    "id must be resolved against nearest parent, not just immediate parent": "draft-04 `id`",
+    "remote ref, containing refs itself": "cannot be checked",
+}
+
+
+def _groups(family: str) -> list[Any]:
+    return [
+        pytest.param(group, id=f"{name.split('/')[0]}: {group['description']}")
+        for name in FAMILIES[family]
+        for group in FILES[name]
+    ]
+
+
+def _check_group(group: dict[str, Any]) -> None:
+    schema = group["schema"]
+    oracle = jsonschema.validators.validator_for(schema)(schema)
+    refusal = REFUSED.get(group["description"])
+    try:
+        built = compile_schema(schema)
+    except SchemaError as error:
+        assert refusal is not None and refusal in str(error), error
+        return
+    assert refusal is None, "built, though listed as refused"
+    run = settings(
+        max_examples=EXAMPLES, database=None, deadline=None, derandomize=True,
+        phases=[Phase.generate],
+    )  # fmt: skip
+
+    @run
+    @given(built.checked)  # constructed, then the safety check (with health checks on)
+    def valid(value: Any) -> None:
+        assert oracle.is_valid(value), value
+
+    valid()
+    rejects_some = any(not test["valid"] for test in group["tests"])
+    try:
+        strategy = built.invalid_drawn
+        strategy.validate()
+        built.sites  # noqa: B018 -- builds the sites, or refuses
+    except SchemaError as error:
+        assert not rejects_some, f"refused, though the suite rejects a value: {error}"
+        return
+
+    @run
+    @given(strategy)
+    def invalid(record: InvalidInput) -> None:
+        assert not oracle.is_valid(record.value), record
+        found = beside_unevaluated(built.validator.violations(record.value))
+        assert [(v.keyword, v.path) for v in found] == [(record.keyword, record.path)]
+
+    invalid()
+
+
+@pytest.mark.parametrize("group", _groups("unevaluatedProperties"))
+def test_unevaluated_properties(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("unevaluatedItems"))
+def test_unevaluated_items(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("contains"))
+def test_contains_min_contains_max_contains(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("oneOf"))
+def test_one_of(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("dependencies"))
+def test_dependencies_in_every_form(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("boolean subschemas"))
+def test_boolean_subschemas(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("draft-04 id"))
+def test_draft_04_id(group: dict[str, Any]) -> None:
+    _check_group(group)
