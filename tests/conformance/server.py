@@ -24,7 +24,8 @@ from pydantic import BaseModel, Field
 from littleghost_testing.fake_server import FakeMCPServer
 
 PNG = (
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAF"
+    "BQIAX8jx0gAAAABJRU5ErkJggg=="
 )
 """A 1x1 PNG."""
 WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
@@ -99,8 +100,13 @@ def test_error_handling():
     raise ToolError("This tool intentionally returns an error for testing")
 
 
+def _said(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+
 def _sample(prompt: str) -> Sample:
-    message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text=prompt))
+    content = types.TextContent(type="text", text=prompt)
+    message = types.SamplingMessage(role="user", content=content)
     return Sample([message], max_tokens=100)
 
 
@@ -158,27 +164,27 @@ def _choices(*pairs: tuple[str, str]) -> list[dict[str, str]]:
 
 
 class Enums(BaseModel):
-    untitledSingle: str = Field(  # noqa: N815 - the suite's field names
+    untitledSingle: str = Field(
         description="Simple enum", json_schema_extra={"enum": ["option1", "option2", "option3"]}
     )
-    titledSingle: str = Field(  # noqa: N815
+    titledSingle: str = Field(
         description="Titled enum",
         json_schema_extra={
             "oneOf": _choices(("value1", "First Option"), ("value2", "Second Option"))
         },
     )
-    legacyEnum: str = Field(  # noqa: N815
+    legacyEnum: str = Field(
         description="Legacy titled enum",
         json_schema_extra={
             "enum": ["opt1", "opt2", "opt3"],
             "enumNames": ["Option One", "Option Two", "Option Three"],
         },
     )
-    untitledMulti: list[str] = Field(  # noqa: N815
+    untitledMulti: list[str] = Field(
         description="Multi-select",
         json_schema_extra={"items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
     )
-    titledMulti: list[str] = Field(  # noqa: N815
+    titledMulti: list[str] = Field(
         description="Titled multi-select",
         json_schema_extra={
             "items": {"anyOf": _choices(("value1", "First Choice"), ("value2", "Second Choice"))}
@@ -207,6 +213,181 @@ async def test_list_roots(roots: Annotated[types.ListRootsResult, Resolve(_roots
     return "Roots: " + ", ".join(str(root.uri) for root in roots.roots)
 
 
+@server.tool(description="Needs the client's sampling capability.")
+async def test_missing_capability(
+    sampled: Annotated[types.CreateMessageResult, Resolve(lambda: _sample("Hello"))],
+) -> str:
+    return "sampled"
+
+
+JSON_SCHEMA_2020_12 = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "address": {
+            "$anchor": "addressDef",
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        }
+    },
+    "properties": {
+        "name": {"type": "string"},
+        "address": {"$ref": "#/$defs/address"},
+        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+        "phone": {"type": "string"},
+        "email": {"type": "string"},
+    },
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]},
+    "else": {"required": ["email"]},
+    "additionalProperties": False,
+}
+
+
+@server.tool(
+    description="Advertises a JSON Schema 2020-12 input schema verbatim.",
+    input_schema=JSON_SCHEMA_2020_12,
+)
+def json_schema_2020_12_tool(**arguments: Any) -> str:
+    return f"Received: {json.dumps(arguments, sort_keys=True)}"
+
+
+@server.tool(description="Mirrors its region argument into the Mcp-Param-Region header.")
+def test_custom_headers(
+    region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+) -> str:
+    return f"Region: {region}"
+
+
+# -- input required (2026-07-28): questions the client answers on its retry ----------
+
+
+def _elicit(message: str, field: str, kind: str = "string") -> types.ElicitRequest:
+    schema = {"type": "object", "properties": {field: {"type": kind}}, "required": [field]}
+    params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+    return types.ElicitRequest(params=params)
+
+
+def _sampling(text: str, max_tokens: int) -> types.CreateMessageRequest:
+    message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text=text))
+    params = types.CreateMessageRequestParams(messages=[message], max_tokens=max_tokens)
+    return types.CreateMessageRequest(params=params)
+
+
+def _roots_request() -> types.ListRootsRequest:
+    return types.ListRootsRequest()
+
+
+def _answered(ctx: Context, *keys: str) -> dict[str, Any] | None:
+    """The client's answers to ``keys`` as JSON, or ``None`` when one is missing."""
+    responses = ctx.input_responses or {}
+    if not all(key in responses for key in keys):
+        return None
+    return {key: responses[key].model_dump(mode="json", by_alias=True) for key in keys}
+
+
+def _ask_for(requests: types.InputRequests, state: str | None = None) -> types.InputRequiredResult:
+    return types.InputRequiredResult(input_requests=requests, request_state=state)
+
+
+@server.tool(description="Asks the user's name, then greets them.")
+async def test_input_required_result_elicitation(
+    ctx: Context,
+) -> types.CallToolResult | types.InputRequiredResult:
+    answers = _answered(ctx, "user_name")
+    if answers is None:
+        return _ask_for({"user_name": _elicit("What is your name?", "name")})
+    name = (answers["user_name"].get("content") or {}).get("name")
+    return _said(f"Hello, {name}!")
+
+
+@server.tool(description="Asks the client's model a question.")
+async def test_input_required_result_sampling(
+    ctx: Context,
+) -> types.CallToolResult | types.InputRequiredResult:
+    answers = _answered(ctx, "capital_question")
+    if answers is None:
+        return _ask_for({"capital_question": _sampling("What is the capital of France?", 100)})
+    text = answers["capital_question"]["content"].get("text", "")
+    return _said(f"Model said: {text}")
+
+
+@server.tool(description="Asks the client for its roots.")
+async def test_input_required_result_list_roots(
+    ctx: Context,
+) -> types.CallToolResult | types.InputRequiredResult:
+    answers = _answered(ctx, "client_roots")
+    if answers is None:
+        return _ask_for({"client_roots": _roots_request()})
+    uris = [root["uri"] for root in answers["client_roots"]["roots"]]
+    return _said(f"Roots: {uris}")
+
+
+@server.tool(description="Asks for a confirmation, with state to echo.")
+async def test_input_required_result_request_state(
+    ctx: Context,
+) -> types.CallToolResult | types.InputRequiredResult:
+    if _answered(ctx, "confirm") is None or ctx.request_state != "confirm-round-1":
+        return _ask_for({"confirm": _elicit("Please confirm", "ok", "boolean")}, "confirm-round-1")
+    return _said("state-ok")
+
+
+@server.tool(description="Asks three questions at once.")
+async def test_input_required_result_multiple_inputs(
+    ctx: Context,
+) -> types.CallToolResult | types.InputRequiredResult:
+    keys = ("user_name", "greeting", "client_roots")
+    if _answered(ctx, *keys) is None or ctx.request_state != "multiple-round-1":
+        requests: types.InputRequests = {
+            "user_name": _elicit("What is your name?", "name"),
+            "greeting": _sampling("Generate a greeting", 50),
+            "client_roots": _roots_request(),
+        }
+        return _ask_for(requests, "multiple-round-1")
+    return _said("All answered")
+
+
+@server.tool(description="Asks one question, then another.")
+async def test_input_required_result_multi_round(
+    ctx: Context,
+) -> types.CallToolResult | types.InputRequiredResult:
+    if ctx.request_state == "round-2" and _answered(ctx, "step2") is not None:
+        return _said("Both steps done")
+    if ctx.request_state == "round-1" and _answered(ctx, "step1") is not None:
+        step2 = _elicit("Step 2: What is your favorite color?", "color")
+        return _ask_for({"step2": step2}, "round-2")
+    return _ask_for({"step1": _elicit("Step 1: What is your name?", "name")}, "round-1")
+
+
+@server.tool(description="Asks a question; its state is sealed, so tampering is refused.")
+async def test_input_required_result_tampered_state(
+    ctx: Context,
+) -> types.CallToolResult | types.InputRequiredResult:
+    if ctx.request_state == "sealed-round-1" and _answered(ctx, "confirm") is not None:
+        return _said("state-ok")
+    return _ask_for({"confirm": _elicit("Please confirm", "ok", "boolean")}, "sealed-round-1")
+
+
+@server.tool(description="Asks only what the client declared it can answer.")
+async def test_input_required_result_capabilities(
+    ctx: Context,
+) -> types.CallToolResult | types.InputRequiredResult:
+    if ctx.input_responses:
+        return _said("Answered")
+    capabilities = ctx.client_capabilities or types.ClientCapabilities()
+    requests: types.InputRequests = {}
+    if capabilities.elicitation is not None:
+        requests["user_name"] = _elicit("What is your name?", "name")
+    if capabilities.sampling is not None:
+        requests["greeting"] = _sampling("Generate a greeting", 50)
+    if capabilities.roots is not None:
+        requests["client_roots"] = _roots_request()
+    if not requests:
+        return _said("Nothing to ask")
+    return _ask_for(requests)
+
+
 # -- resources --------------------------------------------------------------------
 
 
@@ -223,7 +404,7 @@ def static_binary() -> bytes:
 @server.resource(
     "test://template/{id}/data", description="Data for an id.", mime_type="application/json"
 )
-def template_data(id: str) -> str:  # noqa: A002 - the template's parameter
+def template_data(id: str) -> str:
     return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"})
 
 
@@ -246,7 +427,7 @@ def test_prompt_with_arguments(arg1: str, arg2: str) -> str:
 
 
 @server.prompt(description="A prompt embedding a resource.")
-def test_prompt_with_embedded_resource(resourceUri: str) -> list[Any]:  # noqa: N803 - the suite's
+def test_prompt_with_embedded_resource(resourceUri: str) -> list[Any]:
     return [
         _embedded(resourceUri, "Embedded resource content for testing."),
         "Please process the embedded resource above.",
@@ -256,6 +437,15 @@ def test_prompt_with_embedded_resource(resourceUri: str) -> list[Any]:  # noqa: 
 @server.prompt(description="A prompt with an image.")
 def test_prompt_with_image() -> list[Any]:
     return [_image(), "Please analyze the image above."]
+
+
+@server.prompt(description="Asks what context to use first.")
+async def test_input_required_result_prompt(ctx: Context) -> Any:
+    answers = _answered(ctx, "user_context")
+    if answers is None:
+        return _ask_for({"user_context": _elicit("What context should the prompt use?", "context")})
+    context = (answers["user_context"].get("content") or {}).get("context")
+    return f"Use this context: {context}"
 
 
 server.completion("arg1", ["test-value", "testing"], prompt="test_prompt_with_arguments")
