@@ -139,6 +139,7 @@ PUBLIC = {
         "Malformed",
         "Oversized",
         "RawBytes",
+        "Request",
     },
     "littleghost_testing.cli": {
         "main",

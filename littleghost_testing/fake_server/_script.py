@@ -144,7 +144,7 @@ class Script:
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        if ctx.method in UNRECORDED_METHODS:
+        if ctx.method in UNRECORDED_METHODS or ctx.method.startswith("notifications/"):
             return await call_next(ctx)
         self._reload()
         params = {key: value for key, value in (ctx.params or {}).items() if key != "_meta"}
@@ -223,9 +223,11 @@ async def _answer(
         case Oversized(size, kind) if method == "tools/call":
             return {"content": [_block(size, kind)], "resultType": "complete"}
         case Oversized(size, kind) if method == "resources/read":
-            return {"contents": [_contents(str(params.get("uri")), size, kind)]}
+            contents = [_contents(str(params.get("uri")), size, kind)]
+            return {"contents": contents, "resultType": "complete"}
         case Oversized(size, kind) if method == "prompts/get":
-            return {"messages": [{"role": "user", "content": _block(size, kind)}]}
+            messages = [{"role": "user", "content": _block(size, kind)}]
+            return {"messages": messages, "resultType": "complete"}
         case RawBytes(data):
             serving = _serving(ctx)
             if serving.raw is None:
