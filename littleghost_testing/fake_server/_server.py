@@ -221,13 +221,15 @@ class FakeMCPServer:
         """Script how every request of ``method`` misbehaves (``"resources/list"``, ``"ping"``...).
 
         A tool, resource or prompt's own fault wins over its method's. Every
-        fault but ``ErrorResult`` applies; a method the server does not serve
-        raises ``ValueError`` naming those it does.
+        fault applies, but ``ErrorResult`` only to ``"tools/call"``; a method
+        the server does not serve raises ``ValueError`` naming those it does.
         """
         served = sorted(set(self._lowlevel._request_handlers) - UNRECORDED_METHODS)  # pyright: ignore[reportPrivateUsage]
         if method not in served:
             raise ValueError(f"{self.name!r} does not serve {method!r}; it serves {served}")
-        self._script_fault((method, None), _not_a_result(fault, f"a {method} request"))
+        if method != "tools/call":
+            _not_a_result(fault, f"a {method} request")
+        self._script_fault((method, None), fault)
 
     def fault_listing(self, fault: Fault | None) -> None:
         """Script how ``tools/list`` misbehaves: ``fault_request("tools/list", fault)``."""

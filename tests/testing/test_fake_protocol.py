@@ -469,6 +469,16 @@ def test_faults_name_what_the_server_has(server: FakeMCPServer) -> None:
         server.fault_prompt("answer", ErrorResult())
     with pytest.raises(TypeError, match="pass a fault instance, Hang\\(\\), not the class Hang"):
         server.fault_request("ping", Hang)
+    with pytest.raises(TypeError, match="a prompts/list request cannot return it"):
+        server.fault_request("prompts/list", ErrorResult())
+
+
+async def test_a_method_wide_fault_reaches_every_tool_call(server: FakeMCPServer) -> None:
+    server.fault_request("tools/call", ErrorResult("every tool is down"))
+    async with server.client() as client:
+        refused = await client.call_tool("work", {})
+    assert refused.is_error and refused.content[0].text == "every tool is down"  # type: ignore[union-attr]
+    assert server.calls == [("work", {})]
 
 
 async def test_a_targets_own_fault_wins_over_its_methods(server: FakeMCPServer) -> None:
