@@ -1,6 +1,6 @@
 """The conformance fixture: a ``FakeMCPServer`` with what the official suite's server scenarios ask.
 
-``python tests/conformance/server.py`` serves it over Streamable HTTP on
+``python tests/conformance/fixture_server.py`` serves it over Streamable HTTP on
 127.0.0.1 and an ephemeral port, prints the endpoint's URL on one line, and
 serves until stdin closes (``.ci/conformance`` runs it that way). The names,
 URIs and texts are the ones each scenario's description asks for.
