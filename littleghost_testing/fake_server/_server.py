@@ -134,7 +134,7 @@ class FakeMCPServer:
         a blob, anything else JSON; a template's function takes its parameters
         as keyword arguments. The function is returned unchanged.
         """
-        require_fault(fault)
+        _not_a_result(fault, "a resource read")
 
         def register(fn: F) -> F:
             self._sdk.resource(uri, name=name, description=description, mime_type=mime_type)(fn)
@@ -152,7 +152,7 @@ class FakeMCPServer:
         message), a content block (an image, an embedded resource), a message
         or a list of these. The function is returned unchanged.
         """
-        require_fault(fault)
+        _not_a_result(fault, "a prompt")
 
         def register(fn: F) -> F:
             prompt_name = name or fn.__name__

@@ -499,3 +499,25 @@ async def test_requests_leave_out_the_handshake_and_meta(server: FakeMCPServer) 
         async with server.client(mode=mode) as client:
             await client.list_prompts()
     assert server.requests == [Request("prompts/list", {}), Request("prompts/list", {})]
+
+
+async def test_faults_declared_with_the_resource_or_prompt() -> None:
+    server = FakeMCPServer("declared")
+    with pytest.raises(TypeError, match="a resource read cannot return it"):
+        server.resource("help://never", fault=ErrorResult())
+    assert server.requests == []
+
+    @server.resource("help://down", fault=JsonRpcError(4003, "resource down"))
+    def down() -> str:
+        return "never read"
+
+    @server.prompt(fault=JsonRpcError(4004, "prompt down"))
+    def hello() -> str:
+        return "never got"
+
+    async with server.client() as client:
+        assert [str(r.uri) for r in (await client.list_resources()).resources] == ["help://down"]
+        with pytest.raises(MCPError, match="resource down"):
+            await client.read_resource("help://down")
+        with pytest.raises(MCPError, match="prompt down"):
+            await client.get_prompt("hello")
