@@ -149,6 +149,7 @@ PUBLIC = {
         "Malformed",
         "Oversized",
         "RawBytes",
+        "Request",
     },
     "littleghost_testing.cli": {
         "main",

@@ -1,4 +1,4 @@
-"""Fake MCP servers for tests: declared tools, scripted faults, records, any transport."""
+"""Fake MCP servers for tests: the whole protocol, scripted faults, records, any transport."""
 
 from ._faults import (
     Crash,
@@ -12,7 +12,7 @@ from ._faults import (
     Oversized,
     RawBytes,
 )
-from ._records import Call, Cancellation
+from ._records import Call, Cancellation, Request
 from ._server import FakeMCPServer
 
 __all__ = [
@@ -29,4 +29,5 @@ __all__ = [
     "Malformed",
     "Oversized",
     "RawBytes",
+    "Request",
 ]

@@ -1,4 +1,4 @@
-"""What a fake server observed: calls, cancellations and sessions.
+"""What a fake server observed: requests, calls, cancellations and sessions.
 
 Handlers record from whichever thread serves them (the test's event loop for
 memory, the uvicorn thread for HTTP), and a stdio child process appends JSON
@@ -13,7 +13,14 @@ import threading
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
-__all__ = ["Call", "Cancellation", "Records"]
+__all__ = ["Call", "Cancellation", "Records", "Request"]
+
+
+class Request(NamedTuple):
+    """One request the server received from the client, faulted or not: its method and params."""
+
+    method: str
+    params: dict[str, Any]
 
 
 class Call(NamedTuple):
@@ -49,12 +56,18 @@ class Records:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._requests: list[Request] = []
         self._calls: list[Call] = []
         self._cancellations: list[Cancellation] = []
         self._opened = 0
         self._closed = 0
         self._followed: list[_Followed] = []
         self._sink: TextIO | None = None
+
+    def request(self, method: str, params: dict[str, Any]) -> None:
+        with self._lock:
+            self._requests.append(Request(method, params))
+        self._emit({"request": [method, params]})
 
     def call(self, tool: str, arguments: dict[str, Any]) -> None:
         with self._lock:
@@ -73,6 +86,12 @@ class Records:
     def session_closed(self) -> None:
         with self._lock:
             self._closed += 1
+
+    @property
+    def requests(self) -> list[Request]:
+        self._drain()
+        with self._lock:
+            return list(self._requests)
 
     @property
     def calls(self) -> list[Call]:
@@ -94,6 +113,7 @@ class Records:
     def clear(self) -> None:
         self._drain()
         with self._lock:
+            self._requests.clear()
             self._calls.clear()
             self._cancellations.clear()
             self._opened = self._closed = 0
@@ -111,7 +131,7 @@ class Records:
             self._followed.clear()
 
     def write_to(self, sink: TextIO) -> None:
-        """Child side: also append every call and cancellation to ``sink``."""
+        """Child side: also append every request, call and cancellation to ``sink``."""
         self._sink = sink
 
     def _emit(self, record: dict[str, Any]) -> None:
@@ -129,7 +149,9 @@ class Records:
                 followed.offset += len(complete)
                 for line in complete.splitlines():
                     record = json.loads(line)
-                    if "call" in record:
+                    if "request" in record:
+                        self._requests.append(Request(*record["request"]))
+                    elif "call" in record:
                         self._calls.append(Call(*record["call"]))
                     else:
                         self._cancellations.append(Cancellation(*record["cancellation"]))

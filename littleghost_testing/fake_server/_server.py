@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
@@ -23,10 +23,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
 from ._faults import ErrorResult, Fault, require_fault
+from ._handlers import Completions, install
 from ._http import HttpServer
 from ._memory import MemoryTransport
-from ._records import Call, Cancellation, Records
-from ._script import Pagination, Script
+from ._records import Call, Cancellation, Records, Request
+from ._script import UNRECORDED_METHODS, Pagination, Script
 from ._serving import Serving
 from ._sessions import CountedTransport
 from ._stdio import RECORDS_ENV, SCRIPT_ENV, child_parameters, run_stdio
@@ -46,10 +47,13 @@ _WAIT_POLL_SECONDS = 0.005
 class FakeMCPServer:
     """An MCP server built on the SDK's ``MCPServer``, handing out clients over any transport.
 
-    Declare tools with ``@server.tool(...)``, script faults with ``fault()``,
-    ``fault_listing()`` and ``paginate()``, connect with ``client()`` and assert
-    on ``calls``, ``cancellations`` and the session counts. ``close()`` (or
-    ``async with server``) stops the HTTP server and removes temporary files.
+    Declare tools, resources and prompts with ``@server.tool(...)``,
+    ``@server.resource(...)`` and ``@server.prompt(...)``, completion values
+    with ``completion()``; script faults with ``fault()``, ``fault_resource()``,
+    ``fault_prompt()``, ``fault_request()`` and ``paginate()``; connect with
+    ``client()`` and assert on ``requests``, ``calls``, ``cancellations`` and
+    the session counts. ``close()`` (or ``async with server``) stops the HTTP
+    server and removes temporary files.
     """
 
     def __init__(self, name: str = "fake", *, import_path: str | None = None) -> None:
@@ -60,6 +64,8 @@ class FakeMCPServer:
         self._script = Script(self._records)
         self._sdk = MCPServer(name, lifespan=self._http_lifespan, log_level="WARNING")
         self._sdk.middleware.append(self._script)
+        self._completions = Completions()
+        install(self._lowlevel, self._completions)
         self._http: HttpServer | None = None
         self._tempdir: Path | None = None
         self._stdio_clients = 0
@@ -113,6 +119,72 @@ class FakeMCPServer:
 
         return register
 
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        fault: Fault | None = None,
+    ) -> Callable[[F], F]:
+        """Register a function as a resource (a template if ``uri`` has ``{parameters}``).
+
+        It is the SDK's own ``MCPServer`` resource: a ``str`` is text, ``bytes``
+        a blob, anything else JSON; a template's function takes its parameters
+        as keyword arguments. The function is returned unchanged.
+        """
+        _not_a_result(fault, "a resource read")
+
+        def register(fn: F) -> F:
+            self._sdk.resource(uri, name=name, description=description, mime_type=mime_type)(fn)
+            self.fault_resource(uri, fault)
+            return fn
+
+        return register
+
+    def prompt(
+        self, name: str | None = None, *, description: str | None = None, fault: Fault | None = None
+    ) -> Callable[[F], F]:
+        """Register a function as a prompt; its parameters are the prompt's arguments.
+
+        It is the SDK's own ``MCPServer`` prompt: return a ``str`` (one user
+        message), a content block (an image, an embedded resource), a message
+        or a list of these. The function is returned unchanged.
+        """
+        _not_a_result(fault, "a prompt")
+
+        def register(fn: F) -> F:
+            prompt_name = name or fn.__name__
+            self._sdk.prompt(name=prompt_name, description=description)(fn)
+            self.fault_prompt(prompt_name, fault)
+            return fn
+
+        return register
+
+    def completion(
+        self,
+        argument: str,
+        values: Sequence[str],
+        *,
+        prompt: str | None = None,
+        template: str | None = None,
+    ) -> None:
+        """Answer ``completion/complete`` for a prompt's or a template's ``argument``.
+
+        Name exactly one of ``prompt`` (a prompt's name) or ``template`` (a
+        resource template's URI). A request gets the ``values`` that start with
+        what the client typed so far, in order; at most
+        ``MAX_COMPLETION_VALUES`` (100) of them.
+        """
+        if (prompt is None) == (template is None):
+            raise TypeError("completion() takes exactly one of prompt= or template=")
+        if prompt is not None:
+            self._completions.declare(("ref/prompt", prompt, argument), values)
+        else:
+            assert template is not None
+            self._completions.declare(("ref/resource", template, argument), values)
+
     def fault(self, tool: str, fault: Fault | None) -> None:
         """Script how calls to ``tool`` misbehave from now on; ``None`` makes it behave.
 
@@ -122,18 +194,46 @@ class FakeMCPServer:
         known = [declared.name for declared in self._tools()]
         if tool not in known:
             raise ValueError(f"{self.name!r} has no tool {tool!r}; its tools are {known}")
-        if require_fault(fault) is None:
-            self._script.faults.pop(tool, None)
-        else:
-            self._script.faults[tool] = fault  # pyright: ignore[reportArgumentType]
-        self._publish()
+        self._script_fault(("tools/call", tool), fault)
+
+    def fault_resource(self, uri: str, fault: Fault | None) -> None:
+        """Script how reads of the resource ``uri`` (or of any URI a template gives) misbehave.
+
+        Every fault but ``ErrorResult`` applies; an undeclared URI raises
+        ``ValueError`` naming the declared ones.
+        """
+        manager = self._sdk._resource_manager  # pyright: ignore[reportPrivateUsage]
+        known = [str(r.uri) for r in manager.list_resources()]
+        known += [t.uri_template for t in manager.list_templates()]
+        if uri not in known:
+            raise ValueError(f"{self.name!r} has no resource {uri!r}; its resources are {known}")
+        self._script_fault(("resources/read", uri), _not_a_result(fault, "a resource read"))
+
+    def fault_prompt(self, prompt: str, fault: Fault | None) -> None:
+        """Script how ``prompts/get`` of ``prompt`` misbehaves; every fault but ``ErrorResult``."""
+        manager = self._sdk._prompt_manager  # pyright: ignore[reportPrivateUsage]
+        known = [declared.name for declared in manager.list_prompts()]
+        if prompt not in known:
+            raise ValueError(f"{self.name!r} has no prompt {prompt!r}; its prompts are {known}")
+        self._script_fault(("prompts/get", prompt), _not_a_result(fault, "a prompt"))
+
+    def fault_request(self, method: str, fault: Fault | None) -> None:
+        """Script how every request of ``method`` misbehaves (``"resources/list"``, ``"ping"``...).
+
+        A tool, resource or prompt's own fault wins over its method's. Every
+        fault applies, but ``ErrorResult`` only to ``"tools/call"``; a method
+        the server does not serve raises ``ValueError`` naming those it does.
+        """
+        served = sorted(set(self._lowlevel._request_handlers) - UNRECORDED_METHODS)  # pyright: ignore[reportPrivateUsage]
+        if method not in served:
+            raise ValueError(f"{self.name!r} does not serve {method!r}; it serves {served}")
+        if method != "tools/call":
+            _not_a_result(fault, f"a {method} request")
+        self._script_fault((method, None), fault)
 
     def fault_listing(self, fault: Fault | None) -> None:
-        """Script how ``tools/list`` misbehaves; every fault but ``ErrorResult`` applies."""
-        if isinstance(require_fault(fault), ErrorResult):
-            raise TypeError("ErrorResult is a tool-call result; a listing cannot return it")
-        self._script.listing_fault = fault
-        self._publish()
+        """Script how ``tools/list`` misbehaves: ``fault_request("tools/list", fault)``."""
+        self.fault_request("tools/list", fault)
 
     def paginate(self, page_size: int | None, *, endless: bool = False) -> None:
         """List tools ``page_size`` at a time (``None``: one page); ``endless`` never ends."""
@@ -143,9 +243,8 @@ class FakeMCPServer:
         self._publish()
 
     def reset(self) -> None:
-        """Forget every fault, the pagination and all records (tools stay)."""
+        """Forget every fault, the pagination and all records (what was declared stays)."""
         self._script.faults.clear()
-        self._script.listing_fault = None
         self._script.pagination = None
         self._records.clear()
         self._publish()
@@ -162,8 +261,8 @@ class FakeMCPServer:
         ``import_path=``) with the faults as they are now.
         """
         if transport == "memory":
-            lowlevel = self._sdk._lowlevel_server  # pyright: ignore[reportPrivateUsage]
-            return mcp.Client(CountedTransport(MemoryTransport(lowlevel), self._records), **options)
+            memory = MemoryTransport(self._lowlevel)
+            return mcp.Client(CountedTransport(memory, self._records), **options)
         if transport == "http":
             counted = CountedTransport(streamable_http_client(self.url), self._records)
             return mcp.Client(counted, **options)
@@ -202,6 +301,15 @@ class FakeMCPServer:
         )
 
     # -- observing --------------------------------------------------------------
+
+    @property
+    def requests(self) -> list[Request]:
+        """Every request received, in order, as ``(method, params)`` records.
+
+        ``params`` are as sent, without ``_meta``; the handshake
+        (``initialize``, ``server/discover``) is left out.
+        """
+        return self._records.requests
 
     @property
     def calls(self) -> list[Call]:
@@ -249,7 +357,7 @@ class FakeMCPServer:
         records = os.environ.get(RECORDS_ENV)
         if records is not None:
             self._records.write_to(open(records, "a"))  # noqa: SIM115 - open until the process exits
-        run_stdio(self._sdk._lowlevel_server)  # pyright: ignore[reportPrivateUsage]
+        run_stdio(self._lowlevel)
 
     def close(self) -> None:
         """Stop the HTTP server, forget the faults, delete temporary files; usable again after.
@@ -257,7 +365,6 @@ class FakeMCPServer:
         Records stay, so a test can still assert on them after closing.
         """
         self._script.faults.clear()
-        self._script.listing_fault = None
         self._script.pagination = None
         http, self._http = self._http, None
         if http is not None:
@@ -293,6 +400,17 @@ class FakeMCPServer:
         if self._tempdir is not None:
             self._script.publish(self._tempdir / "script.json")
 
+    def _script_fault(self, target: tuple[str, str | None], fault: Fault | None) -> None:
+        if require_fault(fault) is None:
+            self._script.faults.pop(target, None)
+        else:
+            self._script.faults[target] = fault  # pyright: ignore[reportArgumentType]
+        self._publish()
+
+    @property
+    def _lowlevel(self) -> Any:
+        return self._sdk._lowlevel_server  # pyright: ignore[reportPrivateUsage]
+
     def _tools(self) -> list[Any]:
         return self._sdk._tool_manager.list_tools()  # pyright: ignore[reportPrivateUsage]
 
@@ -304,6 +422,13 @@ class FakeMCPServer:
         assert self._http is not None
         self._http.drop_connections()
         raise MCPError(code=types.INTERNAL_ERROR, message="the server crashed")
+
+
+def _not_a_result(fault: Fault | None, what: str) -> Fault | None:
+    """``fault``, checked; ``ErrorResult`` is a tool call's result and nothing else's."""
+    if isinstance(require_fault(fault), ErrorResult):
+        raise TypeError(f"ErrorResult is a tool-call result; {what} cannot return it")
+    return fault
 
 
 def _annotations(

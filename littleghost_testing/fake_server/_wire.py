@@ -1,9 +1,10 @@
-"""Wire faults over HTTP: answering a tool call's request before the SDK sees it.
+"""Wire faults over HTTP: answering a faulted request before the SDK sees it.
 
 ``RawBytes`` and ``HttpStatus`` are below JSON-RPC, where the SDK's handlers
 and middleware cannot reach, so an ASGI layer in front of the SDK's app reads
-each POST, and answers a faulted ``tools/call`` itself; every other request
-goes on to the SDK unchanged.
+each POST, and answers a request whose scripted fault is a wire fault itself
+(recording it as the middleware would have); every other request goes on to
+the SDK unchanged.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from ._faults import HttpStatus, RawBytes
-from ._script import Script, with_request_id
+from ._faults import WIRE_FAULTS, HttpStatus, RawBytes
+from ._script import UNRECORDED_METHODS, Script, with_request_id
 
 __all__ = ["MAX_REQUEST_BYTES", "WireFaults"]
 
@@ -27,7 +28,7 @@ Send = Callable[[Message], Awaitable[None]]
 
 
 class WireFaults:
-    """ASGI app: ``app``, except for tool calls whose scripted fault is a wire fault."""
+    """ASGI app: ``app``, except for requests whose scripted fault is a wire fault."""
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], script: Script):
         self._app = app
@@ -42,9 +43,10 @@ class WireFaults:
         if faulted is None:
             await self._app(scope, _replay(body, complete, receive), send)
             return
-        fault, request = faulted
-        params = request.get("params") or {}
-        self._script.records.call(str(params.get("name")), dict(params.get("arguments") or {}))
+        fault, request, params = faulted
+        self._script.records.request(request["method"], params)
+        if request["method"] == "tools/call":
+            self._script.records.call(str(params.get("name")), dict(params.get("arguments") or {}))
         if isinstance(fault, RawBytes):
             status, content_type = 200, "application/json"
             payload = with_request_id(fault.data, request.get("id"))
@@ -58,9 +60,7 @@ class WireFaults:
         await send({"type": "http.response.body", "body": payload})
 
     def _wired(self) -> bool:
-        return any(
-            isinstance(fault, RawBytes | HttpStatus) for fault in self._script.faults.values()
-        )
+        return any(isinstance(fault, WIRE_FAULTS) for fault in self._script.faults.values())
 
 
 async def _read(receive: Receive) -> tuple[bytes, bool]:
@@ -94,16 +94,19 @@ def _replay(body: bytes, complete: bool, receive: Receive) -> Receive:
 
 def _faulted_call(
     body: bytes, script: Script
-) -> tuple[RawBytes | HttpStatus, dict[str, Any]] | None:
+) -> tuple[RawBytes | HttpStatus, dict[str, Any], dict[str, Any]] | None:
+    """The wire fault a request meets, the request, and its params without ``_meta``."""
     try:
         request = json.loads(body)
     except ValueError:
         return None
-    if not isinstance(request, dict) or request.get("method") != "tools/call":
+    if not isinstance(request, dict) or "id" not in request:
         return None
-    params = request.get("params")
-    name = params.get("name") if isinstance(params, dict) else None
-    fault = script.faults.get(name) if isinstance(name, str) else None
+    method, params = request.get("method"), request.get("params") or {}
+    if not isinstance(method, str) or method in UNRECORDED_METHODS or not isinstance(params, dict):
+        return None
+    params = {key: value for key, value in params.items() if key != "_meta"}
+    fault = script.fault_for(method, params)
     if isinstance(fault, RawBytes | HttpStatus):
-        return fault, request
+        return fault, request, params
     return None
