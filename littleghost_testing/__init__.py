@@ -21,6 +21,7 @@ from .leaks import ResourceSnapshot
 from .scripted_model import ScriptedModel
 
 if TYPE_CHECKING:
+    from ._lock_check import assert_matches_lock
     from ._server_fuzzing import from_target
     from .auto_model import AutoModel
     from .contracts import (
@@ -40,6 +41,7 @@ __all__ = [
     "ScriptedModel",
     "ToolContract",
     "ToolsetContract",
+    "assert_matches_lock",
     "assert_tool_contract",
     "assert_toolset_contract",
     "check_tool",
@@ -52,6 +54,7 @@ _LAZY = {
     "FakeMCPServer": ".fake_server",
     "ToolContract": ".contracts",
     "ToolsetContract": ".contracts",
+    "assert_matches_lock": "._lock_check",
     "assert_tool_contract": ".contracts",
     "assert_toolset_contract": ".contracts",
     "check_tool": ".contracts",
