@@ -29,9 +29,14 @@ def locked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
     return path
 
 
-def test_the_same_catalog_matches_its_lock(capsys: pytest.CaptureFixture[str], locked: Path) -> None:
+def test_the_same_catalog_matches_its_lock(
+    capsys: pytest.CaptureFixture[str], locked: Path
+) -> None:
     code, out, _ = run(capsys, "diff", BEFORE, "--lock", str(locked))
-    assert (code, out) == (0, "0 changes (0 breaking, 0 suspicious, 0 compatible): matches the lock\n")
+    assert (code, out) == (
+        0,
+        "0 changes (0 breaking, 0 suspicious, 0 compatible): matches the lock\n",
+    )
 
 
 def test_a_changed_catalog_is_classified_with_reports(
@@ -39,7 +44,15 @@ def test_a_changed_catalog_is_classified_with_reports(
 ) -> None:
     report, junit = tmp_path / "diff.json", tmp_path / "diff.xml"
     code, out, _ = run(
-        capsys, "diff", AFTER, "--lock", str(locked), "--json", str(report), "--junit-xml", str(junit)
+        capsys,
+        "diff",
+        AFTER,
+        "--lock",
+        str(locked),
+        "--json",
+        str(report),
+        "--junit-xml",
+        str(junit),
     )
     assert code == 1
     lines = out.splitlines()
@@ -55,10 +68,14 @@ def test_a_changed_catalog_is_classified_with_reports(
     assert data["drifted"] is True
     assert {"tool": "retired", "kind": "breaking", "what": "tool removed"} in data["changes"]
     suite = ET.parse(junit).getroot()
-    assert int(suite.get("failures", "0")) == sum(c["kind"] != "compatible" for c in data["changes"])
+    assert int(suite.get("failures", "0")) == sum(
+        c["kind"] != "compatible" for c in data["changes"]
+    )
 
 
-def test_only_compatible_changes_exit_zero(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_only_compatible_changes_exit_zero(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "small.lock"
     assert run(capsys, "lock", "lock_servers:compatible_before", "-o", str(path))[0] == 0
     code, out, _ = run(capsys, "diff", "lock_servers:compatible_after", "--lock", str(path))
@@ -81,19 +98,26 @@ def test_lock_refuses_to_overwrite_without_update(
 ) -> None:
     code, _, err = run(capsys, "lock", AFTER, "-o", str(locked))
     assert code == 2
-    assert err == f"littleghost: error: {locked} exists: --update rewrites it (or littleghost diff compares)\n"
+    assert err == (
+        f"littleghost: error: {locked} exists: --update rewrites it "
+        "(or littleghost diff compares)\n"
+    )
     assert run(capsys, "lock", AFTER, "-o", str(locked), "--update")[0] == 0
     assert run(capsys, "diff", AFTER, "--lock", str(locked))[0] == 0
 
 
-def test_diff_without_a_lock_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_diff_without_a_lock_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     code, _, err = run(capsys, "diff", BEFORE, "--lock", str(tmp_path / "none.lock"))
     assert code == 2
     assert err.startswith("littleghost: error: cannot read lock ")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
-def test_a_fifo_lock_is_refused_without_blocking(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_fifo_lock_is_refused_without_blocking(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     fifo = tmp_path / "fifo.lock"
     os.mkfifo(fifo)
     code, _, err = run(capsys, "diff", BEFORE, "--lock", str(fifo))
@@ -114,12 +138,17 @@ def test_an_oversized_lock_is_refused(
     assert "larger than MAX_LOCK_BYTES (10 bytes)" in err
 
 
-def test_lint_warns_per_provider_and_fails_only_when_strict(capsys: pytest.CaptureFixture[str]) -> None:
+def test_lint_warns_per_provider_and_fails_only_when_strict(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = run(capsys, "lint", "lock_servers:lint", "--providers", "openai,gemini")
     assert code == 0
     assert "odd.name: gemini: a function name must start with a letter" not in out
     assert "9lives: gemini: a function name must start with a letter or underscore" in out
-    assert "9lives: openai: strict mode needs additionalProperties: false on every object (at $)" in out
+    assert (
+        "9lives: openai: strict mode needs additionalProperties: false on every object (at $)"
+        in out
+    )
     assert "openai: 1 of 1 tools break a rule" in out
     assert "anthropic" not in out
     assert run(capsys, "lint", "lock_servers:lint", "--providers", "openai", "--strict")[0] == 1
