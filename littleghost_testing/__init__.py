@@ -21,7 +21,7 @@ from .leaks import ResourceSnapshot
 from .scripted_model import ScriptedModel
 
 if TYPE_CHECKING:
-    from ._lock_check import assert_matches_lock
+    from ._lock_check import assert_matches_lock, write_lock
     from ._server_fuzzing import from_target
     from .auto_model import AutoModel
     from .contracts import (
@@ -47,6 +47,7 @@ __all__ = [
     "check_tool",
     "check_toolset",
     "from_target",
+    "write_lock",
 ]
 
 _LAZY = {
@@ -60,6 +61,7 @@ _LAZY = {
     "check_tool": ".contracts",
     "check_toolset": ".contracts",
     "from_target": "._server_fuzzing",
+    "write_lock": "._lock_check",
 }
 
 

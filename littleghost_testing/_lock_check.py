@@ -17,7 +17,26 @@ from ._engine import DEFAULT_TIMEOUT
 from ._server_fuzzing import _connector
 from .contracts._runner import in_fresh_thread
 
-__all__ = ["assert_matches_lock"]
+__all__ = ["assert_matches_lock", "write_lock"]
+
+
+def write_lock(
+    target: Any,
+    lock: str | os.PathLike[str],
+    *,
+    headers: Mapping[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> CatalogLock:
+    """Write ``target``'s catalog to ``lock``, as ``littleghost lock`` does; calls no tool."""
+    connector = _connector(target, headers=headers, env=env, cwd=cwd)
+    server, tools = in_fresh_thread(
+        lambda: anyio.run(_listed, connector.toolset, connector.client, timeout)
+    )
+    catalog = CatalogLock.from_tools(tools, server)
+    catalog.write(lock)
+    return catalog
 
 
 def assert_matches_lock(
@@ -38,7 +57,9 @@ def assert_matches_lock(
     """
     locked = CatalogLock.load(lock)
     connector = _connector(target, headers=headers, env=env, cwd=cwd)
-    tools = in_fresh_thread(lambda: anyio.run(_listed, connector.toolset, connector.client, timeout))
+    _, tools = in_fresh_thread(
+        lambda: anyio.run(_listed, connector.toolset, connector.client, timeout)
+    )
     changes = locked.diff(CatalogLock.from_tools(tools))
     failing = [change for change in changes if change.kind != "compatible"]
     if failing:
@@ -51,7 +72,9 @@ def assert_matches_lock(
 
 async def _listed(
     toolset: type[Toolset] | None, client: Any, seconds: float
-) -> list[types.Tool]:
+) -> tuple[types.Implementation | None, list[types.Tool]]:
+    """The catalog through a ``Toolset``, so every bound of the library applies."""
+    clients: list[mcp.Client] = []
     if toolset is None:
         make: Any = client
 
@@ -59,9 +82,11 @@ async def _listed(
             discovery_timeout = seconds
 
             def client(self, binding: lg.Binding) -> mcp.Client:
-                return make()
+                clients.append(make())
+                return clients[-1]
 
         toolset = Listed
     async with lg.Run() as run:
         classes = await toolset.tools(lg.Binding(run=run))
-        return [getattr(tool_class, "mcp_tool") for tool_class in classes]  # noqa: B009
+        server = clients[0].server_info if clients else None
+        return server, [getattr(tool_class, "mcp_tool") for tool_class in classes]  # noqa: B009

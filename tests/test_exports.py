@@ -81,6 +81,7 @@ PUBLIC = {
         "check_tool",
         "check_toolset",
         "from_target",
+        "write_lock",
     },
     "littleghost_testing.strategies": {
         "InvalidInput",
