@@ -21,6 +21,7 @@ from .leaks import ResourceSnapshot
 from .scripted_model import ScriptedModel
 
 if TYPE_CHECKING:
+    from ._lock_check import assert_matches_lock, write_lock
     from ._server_fuzzing import FuzzWarning, from_target
     from .auto_model import AutoModel
     from .contracts import (
@@ -41,11 +42,13 @@ __all__ = [
     "ScriptedModel",
     "ToolContract",
     "ToolsetContract",
+    "assert_matches_lock",
     "assert_tool_contract",
     "assert_toolset_contract",
     "check_tool",
     "check_toolset",
     "from_target",
+    "write_lock",
 ]
 
 _LAZY = {
@@ -54,11 +57,13 @@ _LAZY = {
     "FuzzWarning": "._server_fuzzing",
     "ToolContract": ".contracts",
     "ToolsetContract": ".contracts",
+    "assert_matches_lock": "._lock_check",
     "assert_tool_contract": ".contracts",
     "assert_toolset_contract": ".contracts",
     "check_tool": ".contracts",
     "check_toolset": ".contracts",
     "from_target": "._server_fuzzing",
+    "write_lock": "._lock_check",
 }
 
 

@@ -12,9 +12,12 @@ from ._exceptions import (
     TransportError,
 )
 from ._failures import translate_error
+from ._lock import CatalogLock, Change
 from ._toolset import Toolset
 
 __all__ = [
+    "CatalogLock",
+    "Change",
     "ConnectionClosed",
     "JSONRPCError",
     "LimitExceeded",
@@ -29,6 +32,8 @@ __all__ = [
 ]
 
 for _public in (
+    CatalogLock,
+    Change,
     ConnectionClosed,
     JSONRPCError,
     LimitExceeded,

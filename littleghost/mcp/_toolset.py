@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
+import os
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import anyio
@@ -18,9 +21,12 @@ from . import _compat as compat
 from ._bounds import Bounds, CatalogMeter
 from ._connection import Connection
 from ._exceptions import MalformedMessage, TimeoutExceeded
+from ._lock import CatalogLock
 from ._tools import Owner, RemoteTool, generate_tool_class
 
 __all__ = ["Toolset"]
+
+_logger = logging.getLogger("littleghost.mcp")
 
 
 class _CallbackFailure(Exception):
@@ -58,6 +64,9 @@ class Toolset:
 
     discovery_timeout: ClassVar[float] = 60.0
     call_timeout: ClassVar[float] = 600.0
+
+    lock: ClassVar[str | os.PathLike[str] | None] = None
+    """A catalog lock (``littleghost lock``): tools that drifted from it are left out."""
 
     def client(self, binding: lg.Binding) -> mcp.Client:
         """Return a fresh, unconnected ``mcp.Client``; discovery connects and owns it."""
@@ -179,6 +188,8 @@ class Toolset:
         names: dict[str, str] = {}
         # The default map_tool keeps every class: not calling it leaves schemas unread.
         maps_tools = type(self).map_tool is not Toolset.map_tool
+        if type(self).lock is not None:
+            listing = self._pinned(listing)
         for remote in listing:
             generated = generate_tool_class(remote)
             mapped = generated
@@ -202,6 +213,39 @@ class Toolset:
             names[name] = remote.name
             classes.append(mapped)
         return classes
+
+    def _pinned(self, listing: list[RemoteTool]) -> list[RemoteTool]:
+        """The tools the lock vouches for: a breaking or suspicious drift, or a new tool, is out.
+
+        A tool the lock does not know is left out too: its description was never
+        shown to whoever wrote the lock.
+        """
+        path = type(self).lock
+        assert path is not None
+        locked = CatalogLock.load(path)
+        kept: list[RemoteTool] = []
+        for remote in listing:
+            changes = locked.drift(remote.tool)
+            if not changes:
+                kept.append(remote)
+                continue
+            what = "; ".join(f"{change.kind}: {change.what}" for change in changes[:5])
+            instrumentation.emit(
+                instrumentation.Event(
+                    "mcp_lock_drift",
+                    MappingProxyType(
+                        {"toolset": type(self).__name__, "tool": remote.name, "changes": what}
+                    ),
+                )
+            )
+            _logger.warning(
+                "%s: MCP tool %r left out: it drifted from the lock %s (%s)",
+                type(self).__name__,
+                remote.name,
+                os.fspath(path),
+                what,
+            )
+        return kept
 
 
 async def _list_all(

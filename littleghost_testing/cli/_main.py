@@ -16,9 +16,22 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._engine import FuzzOptions
+import littleghost as lg
+from littleghost.mcp import CatalogLock
+
+from .._engine import FuzzOptions, PlannedTool
 from .._targets import TargetError, read_json
 from ._call import call
+from ._catalog import (
+    diff,
+    drifted,
+    lint,
+    lint_catalog,
+    lock,
+    mcp_tool_of,
+    write_changes,
+    write_warnings,
+)
 from ._connect import ServerLog, target_of
 from ._options import UsageError, parse
 from ._output import reproduce, write_json, write_junit, write_plan, write_table
@@ -38,9 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, command = parse(list(sys.argv[1:] if argv is None else argv))
     except UsageError as error:
         return _error(str(error))
-    if args.command == "call":
+    if args.command in _CATALOG_COMMANDS:
         with _sdk_logs_silenced():
-            return call(args, command)
+            return _CATALOG_COMMANDS[args.command](args, command)
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C stops a run cleanly even where the shell started us with SIGINT ignored.
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -52,6 +65,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
+_CATALOG_COMMANDS = {"call": call, "lock": lock, "diff": diff, "lint": lint}
+
+
 def _check(args: Any, command: list[str]) -> int:
     try:
         options = _options(args)
@@ -59,10 +75,12 @@ def _check(args: Any, command: list[str]) -> int:
     except (TargetError, UsageError) as error:
         return _error(str(error))
     log = ServerLog(args.server_log) if target.kind == "stdio" else None
+    catalog_failed = False
     checker = Checker(target, options, workers=args.workers, max_time=args.max_time, log=log)
     try:
         try:
             planned = checker.discover()
+            catalog_failed = _catalog_checks(args, planned)
         except ConnectionFailed as failure:
             _show_tail(log)
             return _error(str(failure))
@@ -96,11 +114,33 @@ def _check(args: Any, command: list[str]) -> int:
         return _error(f"cannot write the report: {error}")
     if report.interrupted:
         return EXIT_INTERRUPTED
-    if report.violation_count:
+    if report.violation_count or catalog_failed:
         return EXIT_VIOLATIONS
     if report.checked == 0:
         return _nothing(planned or [])
     return EXIT_OK
+
+
+def _catalog_checks(args: Any, planned: Sequence[PlannedTool] | None) -> bool:
+    """``--lock`` and ``--providers``, printed first; whether they fail the run."""
+    if planned is None or (args.lock is None and not args.providers):
+        return False
+    catalog = CatalogLock.from_tools(mcp_tool_of(tool.tool) for tool in planned)
+    failed = False
+    if args.lock is not None:
+        try:
+            locked = CatalogLock.load(args.lock)
+        except lg.ConfigurationError as error:
+            raise TargetError(str(error)) from None
+        changes = locked.diff(catalog)
+        print(f"catalog against the lock {args.lock}:")
+        write_changes(changes, sys.stdout)
+        failed = drifted(changes)
+    if args.providers:
+        warnings = lint_catalog(catalog, args.providers)
+        write_warnings(warnings, args.providers, len(catalog.tools), sys.stdout)
+        failed = failed or (args.strict and bool(warnings))
+    return failed
 
 
 @contextlib.contextmanager

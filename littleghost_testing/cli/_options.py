@@ -22,6 +22,8 @@ PYPROJECT = "pyproject.toml"
 DEFAULT_EXAMPLES = 20
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SHRINK_BUDGET = 10.0
+DEFAULT_LOCK = "littleghost.lock"
+PROVIDERS = ("openai", "anthropic", "gemini")
 # Options of `check` that `call` shares: what to connect to, and how long to wait.
 _CALL_KEYS = ("header", "env", "cwd", "config", "server", "server-log", "timeout")
 
@@ -190,6 +192,19 @@ def _check(commands: Any) -> argparse.ArgumentParser:
         "--workers", type=positive, default=1, metavar="N", help="check N tools at a time"
     )
     out = check.add_argument_group("output")
+    out.add_argument(
+        "--lock",
+        type=Path,
+        metavar="FILE",
+        help="also compare the catalog with a lock (littleghost lock); drift fails the run",
+    )
+    out.add_argument(
+        "--providers",
+        type=_providers,
+        metavar="LIST",
+        help="also warn about schema features these model providers reject "
+        f"(comma-separated: {', '.join(PROVIDERS)})",
+    )
     out.add_argument("--json", type=Path, metavar="PATH", help="write a JSON report")
     out.add_argument("--junit-xml", type=Path, metavar="PATH", help="write a JUnit XML report")
     out.add_argument("-q", "--quiet", action="store_true", help="no progress, only the summary")
@@ -214,12 +229,82 @@ def _call(commands: Any) -> argparse.ArgumentParser:
     return call
 
 
+def _providers(text: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    unknown = [name for name in names if name not in PROVIDERS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"expected a comma-separated list of {', '.join(PROVIDERS)}, got {text!r}"
+        )
+    return names
+
+
+def _lock(commands: Any) -> argparse.ArgumentParser:
+    lock = commands.add_parser(
+        "lock",
+        help="pin an MCP server's tool catalog to a lock file",
+        description="Connect, list the server's tools and write their names, descriptions, "
+        "schemas, annotations and digests to a lock file (JSON, stable order). Calls no tool.",
+    )
+    lock.add_argument("target", nargs="?", metavar="TARGET")
+    lock.add_argument(
+        "-o", "--output", type=Path, default=Path(DEFAULT_LOCK), metavar="FILE",
+        help=f"the lock file (default {DEFAULT_LOCK})",
+    )  # fmt: skip
+    lock.add_argument("--update", action="store_true", help="rewrite an existing lock file")
+    _connection(lock)
+    return lock
+
+
+def _diff(commands: Any) -> argparse.ArgumentParser:
+    diff = commands.add_parser(
+        "diff",
+        help="compare an MCP server's catalog with its lock file",
+        description="Connect, list the server's tools and classify every change since the "
+        "lock: breaking, suspicious or compatible. Exit 0 nothing or only compatible changes, "
+        "1 breaking or suspicious ones, 2 a usage or connection error. Calls no tool.",
+    )
+    diff.add_argument("target", nargs="?", metavar="TARGET")
+    diff.add_argument(
+        "--lock", type=Path, default=Path(DEFAULT_LOCK), metavar="FILE",
+        help=f"the lock file (default {DEFAULT_LOCK})",
+    )  # fmt: skip
+    diff.add_argument("--json", type=Path, metavar="PATH", help="write a JSON report")
+    diff.add_argument("--junit-xml", type=Path, metavar="PATH", help="write a JUnit XML report")
+    _connection(diff)
+    return diff
+
+
+def _lint(commands: Any) -> argparse.ArgumentParser:
+    lint = commands.add_parser(
+        "lint",
+        help="warn about tool schemas that model providers reject",
+        description="Connect, list the server's tools and warn, per tool and provider, about "
+        "schema features that provider's tool calling rejects or ignores. Calls no tool. "
+        "Exit 0 (warnings only) unless --strict.",
+    )
+    lint.add_argument("target", nargs="?", metavar="TARGET")
+    lint.add_argument(
+        "--providers", type=_providers, default=PROVIDERS, metavar="LIST",
+        help=f"comma-separated (default {','.join(PROVIDERS)})",
+    )  # fmt: skip
+    lint.add_argument("--strict", action="store_true", help="any warning fails (exit 1)")
+    _connection(lint)
+    return lint
+
+
 def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The ``littleghost`` parser, and its subcommands' parsers by name."""
     top = _Parser(prog="littleghost", description="Check MCP servers against their own schemas.")
     top.add_argument("--version", action="version", version=f"littleghost {_version()}")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    return top, {"check": _check(commands), "call": _call(commands)}
+    return top, {
+        "check": _check(commands),
+        "call": _call(commands),
+        "lock": _lock(commands),
+        "diff": _diff(commands),
+        "lint": _lint(commands),
+    }
 
 
 def _version() -> str:
@@ -258,7 +343,7 @@ def _pyproject_defaults(
         raise UsageError(f"cannot read {path}: {error}") from None
     if not isinstance(table, dict):
         raise UsageError(f"[tool.littleghost.check] in {path} must be a table")
-    if command == "call":
+    if command != "check":
         table = {key: value for key, value in table.items() if key in _CALL_KEYS}
     options = {
         option[2:]: action

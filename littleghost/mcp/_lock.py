@@ -1,0 +1,446 @@
+"""A server's catalog pinned to a file, and what changed since: breaking, compatible, suspicious.
+
+A lock records, per tool, what a model and a client rely on: name, title,
+description, input and output schema, annotations and execution, each with a
+digest. Comparing a lock with the catalog a server lists now classifies every
+change. *Breaking* changes stop a client that worked (a tool or property
+removed, a new required property, a narrowed constraint); *suspicious* ones
+change what a model is told or trusts (a rewritten description, annotations
+flipped toward trust, text that reads as instructions to a model: the
+"rug pull"); *compatible* ones add or widen. A schema change the comparison
+does not understand counts as breaking: the lock errs toward saying so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import mcp_types as types
+
+import littleghost as lg
+
+__all__ = [
+    "LOCK_FORMAT",
+    "MAX_LOCK_BYTES",
+    "CatalogLock",
+    "Change",
+    "ChangeKind",
+    "instruction_hints",
+]
+
+LOCK_FORMAT = 1
+"""The lock file's format version; a lock of another version is refused."""
+
+MAX_LOCK_BYTES = 16 * 1024 * 1024
+"""A lock file larger than this is refused (a catalog within MCP bounds is far smaller)."""
+
+ChangeKind = Literal["breaking", "suspicious", "compatible"]
+_Changes = Iterator[tuple[ChangeKind, str]]
+
+_FIELDS = ("title", "description", "inputSchema", "outputSchema", "annotations", "execution")
+
+# Text-bearing keywords: a model reads them, so changing them is suspicious, not breaking.
+_TEXT_KEYWORDS = frozenset({"title", "description"})
+# Keywords that only offer values: changing them breaks nobody.
+_OFFER_KEYWORDS = frozenset({"examples", "default", "$comment", "deprecated", "readOnly"})
+# Lower bounds (raising one narrows) and upper bounds (lowering one narrows).
+_LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+_UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+_HANDLED = frozenset(
+    {
+        *_TEXT_KEYWORDS,
+        *_OFFER_KEYWORDS,
+        *_LOWER_BOUNDS,
+        *_UPPER_BOUNDS,
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "pattern",
+        "format",
+        "multipleOf",
+    }
+)
+
+# Annotations whose flip makes a client trust a tool more: (name, default, trusted value).
+_TRUST_FLIPS = (
+    ("readOnlyHint", False, True),
+    ("destructiveHint", True, False),
+    ("idempotentHint", False, True),
+    ("openWorldHint", True, False),
+)
+
+_INSTRUCTION_PATTERNS = tuple(
+    (re.compile(pattern, re.IGNORECASE), why)
+    for pattern, why in (
+        (r"<\s*/?\s*(important|system|instructions?|secret|hidden)\b", "a hidden tag"),
+        (r"<!--", "an HTML comment"),
+        (
+            r"\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(the\s+)?"
+            r"(previous|prior|above|earlier|other)\s+(instructions|prompts?|rules)",
+            "an order to ignore instructions",
+        ),
+        (
+            r"\b(do\s+not|don'?t|never)\s+(tell|inform|mention|reveal|show)\b"
+            r"[^.]{0,40}\b(user|human)",
+            "an order to hide something from the user",
+        ),
+        (
+            r"(~/|\$HOME/|\b)(\.ssh|id_rsa|\.env\b|\.aws|credentials|mcp\.json|\.netrc|"
+            r"/etc/passwd|private[ _]key)",
+            "a request touching credentials or private files",
+        ),
+        (
+            r"\b(read|open|cat|include|attach|upload|send|post|forward|exfiltrate)\b[^.]{0,60}"
+            r"\b(file|contents?|conversation|history|secrets?|tokens?|keys?)\b[^.]{0,60}"
+            r"\b(to|into|as|via)\b",
+            "a request to read or send data",
+        ),
+        (r"\bbefore\s+(using|calling)\s+(this|any)\s+tool\b", "a precondition aimed at a model"),
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference between a lock and the catalog now: which tool, how serious, what."""
+
+    tool: str
+    kind: ChangeKind
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.tool}: {self.kind}: {self.what}"
+
+
+class CatalogLock:
+    """The pinned catalog of one server: ``dumps()`` writes it, ``diff()`` compares a newer one."""
+
+    def __init__(self, server: Mapping[str, Any], tools: Mapping[str, Mapping[str, Any]]) -> None:
+        self.server = dict(server)
+        self.tools = {name: dict(entry) for name, entry in tools.items()}
+
+    @classmethod
+    def from_tools(
+        cls, tools: Iterable[types.Tool], server: types.Implementation | None = None
+    ) -> CatalogLock:
+        """The lock of a listed catalog (``server``: the initialize answer's ``serverInfo``)."""
+        entries: dict[str, dict[str, Any]] = {}
+        for tool in tools:
+            dumped = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+            entry = {key: dumped[key] for key in _FIELDS if key in dumped}
+            entry["digest"] = {key: _digest(value) for key, value in entry.items()}
+            entries[tool.name] = entry
+        info = {}
+        if server is not None:
+            info = {"name": server.name, "version": server.version}
+        return cls(info, entries)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> CatalogLock:
+        """Read a lock file; a missing, oversized or malformed one is a ``ConfigurationError``."""
+        where = os.fspath(path)
+        if os.path.exists(where) and not os.path.isfile(where):
+            raise lg.ConfigurationError(f"lock {where} is not a regular file")
+        try:
+            with open(where, "rb") as file:
+                data = file.read(MAX_LOCK_BYTES + 1)
+        except OSError as error:
+            raise lg.ConfigurationError(f"cannot read lock {where}: {error.strerror}") from None
+        if len(data) > MAX_LOCK_BYTES:
+            raise lg.ConfigurationError(
+                f"lock {where} is larger than MAX_LOCK_BYTES ({MAX_LOCK_BYTES} bytes)"
+            )
+        return cls.loads(data, where=where)
+
+    @classmethod
+    def loads(cls, text: str | bytes, *, where: str = "lock") -> CatalogLock:
+        """Parse a lock's JSON text."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise lg.ConfigurationError(f"{where} is not JSON: {error}") from None
+        if not isinstance(data, dict) or data.get("littleghost_lock") != LOCK_FORMAT:
+            raise lg.ConfigurationError(
+                f"{where} is not a littleghost lock of format {LOCK_FORMAT} "
+                "(write one with: littleghost lock TARGET)"
+            )
+        server, tools = data.get("server", {}), data.get("tools")
+        if not isinstance(server, dict) or not isinstance(tools, dict):
+            raise lg.ConfigurationError(f"{where}: 'server' and 'tools' must be objects")
+        for name, entry in tools.items():
+            if not isinstance(entry, dict):
+                raise lg.ConfigurationError(f"{where}: tool {name!r} must be an object")
+        return cls(server, tools)
+
+    def dumps(self) -> str:
+        """Stable JSON: sorted keys, one tool per block, so a git diff reads well."""
+        document = {"littleghost_lock": LOCK_FORMAT, "server": self.server, "tools": self.tools}
+        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    def drift(self, tool: types.Tool) -> list[Change]:
+        """Why ``tool`` cannot be trusted as locked: breaking or suspicious changes, or unknown."""
+        entry = CatalogLock.from_tools([tool]).tools[tool.name]
+        locked = self.tools.get(tool.name)
+        if locked is None:
+            return [Change(tool.name, "suspicious", "not in the lock")]
+        return [c for c in tool_changes(tool.name, locked, entry) if c.kind != "compatible"]
+
+    def diff(self, current: CatalogLock) -> list[Change]:
+        """Every change from this lock to ``current``, tool by tool in name order."""
+        changes: list[Change] = []
+        for name in sorted(self.tools.keys() | current.tools.keys()):
+            locked, now = self.tools.get(name), current.tools.get(name)
+            if now is None:
+                changes.append(Change(name, "breaking", "tool removed"))
+            elif locked is None:
+                changes.append(Change(name, "compatible", "new tool"))
+                changes += _new_text_hints(name, now)
+            else:
+                changes += tool_changes(name, locked, now)
+        return changes
+
+
+def tool_changes(name: str, locked: Mapping[str, Any], now: Mapping[str, Any]) -> list[Change]:
+    """What changed in one tool, classified."""
+    return [Change(name, kind, what) for kind, what in _tool_changes(locked, now)]
+
+
+def _tool_changes(locked: Mapping[str, Any], now: Mapping[str, Any]) -> _Changes:
+    for field in ("title", "description"):
+        if locked.get(field) != now.get(field):
+            yield "suspicious", f"{field} changed"
+            for why in instruction_hints(now.get(field)):
+                yield "suspicious", f"the new {field} holds {why}"
+    yield from _annotation_changes(locked.get("annotations") or {}, now.get("annotations") or {})
+    if locked.get("execution") != now.get("execution"):
+        yield "breaking", "execution changed"
+    yield from _schema_changes(locked.get("inputSchema"), now.get("inputSchema"), "input", "$")
+    old_output, new_output = locked.get("outputSchema"), now.get("outputSchema")
+    if old_output is not None and new_output is None:
+        yield "breaking", "outputSchema removed"
+    elif old_output is None and new_output is not None:
+        yield "compatible", "outputSchema added"
+    elif old_output is not None:
+        yield from _schema_changes(old_output, new_output, "output", "$")
+
+
+def _annotation_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> _Changes:
+    for key, default, trusted in _TRUST_FLIPS:
+        before, after = old.get(key, default), new.get(key, default)
+        if before != after:
+            kind: ChangeKind = "suspicious" if after == trusted else "compatible"
+            yield kind, f"annotation {key} {json.dumps(before)} -> {json.dumps(after)}"
+    if old.get("title") != new.get("title"):
+        yield "suspicious", "annotation title changed"
+
+
+def _new_text_hints(name: str, entry: Mapping[str, Any]) -> list[Change]:
+    return [
+        Change(name, "suspicious", f"its {field} holds {why}")
+        for field in ("title", "description")
+        for why in instruction_hints(entry.get(field))
+    ]
+
+
+def instruction_hints(text: Any) -> list[str]:
+    """What in ``text`` reads as instructions to a model rather than a description of a tool."""
+    if not isinstance(text, str):
+        return []
+    hints = [why for pattern, why in _INSTRUCTION_PATTERNS if pattern.search(text)]
+    if any(_invisible(character) for character in text):
+        hints.append("invisible characters")
+    return list(dict.fromkeys(hints))
+
+
+def _invisible(character: str) -> bool:
+    """Format characters (zero-width, bidi controls) and Unicode tag characters hide text."""
+    return unicodedata.category(character) == "Cf" or 0xE0000 <= ord(character) <= 0xE007F
+
+
+# -- schemas ------------------------------------------------------------------------------------
+
+Direction = Literal["input", "output"]
+
+
+def _schema_changes(old: Any, new: Any, direction: Direction, at: str) -> _Changes:
+    """Input: narrowing breaks callers. Output: what a client relies on is the reverse."""
+    if old == new:
+        return
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        if new is True or new == {}:
+            yield _widened(direction), f"{at} accepts anything now"
+        else:
+            yield "breaking", f"{at} changed"
+        return
+    for keyword in sorted((old.keys() | new.keys()) - _HANDLED):
+        if old.get(keyword) != new.get(keyword):
+            yield "breaking", f"{keyword!r} at {at} changed"
+    for keyword in sorted(_TEXT_KEYWORDS):
+        if old.get(keyword) != new.get(keyword):
+            yield "suspicious", f"{keyword} at {at} changed"
+            for why in instruction_hints(new.get(keyword)):
+                yield "suspicious", f"the new {keyword} at {at} holds {why}"
+    for keyword in sorted(_OFFER_KEYWORDS):
+        if old.get(keyword) != new.get(keyword):
+            yield "compatible", f"{keyword!r} at {at} changed"
+    yield from _value_changes(old, new, direction, at)
+    yield from _bound_changes(old, new, direction, at)
+    yield from _object_changes(old, new, direction, at)
+    if "items" in old or "items" in new:
+        yield from _schema_changes(old.get("items", {}), new.get("items", {}), direction, f"{at}[]")
+
+
+def _narrowed(direction: Direction) -> ChangeKind:
+    return "breaking" if direction == "input" else "compatible"
+
+
+def _widened(direction: Direction) -> ChangeKind:
+    return "compatible" if direction == "input" else "breaking"
+
+
+def _value_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], direction: Direction, at: str
+) -> _Changes:
+    old_types, new_types = _types(old.get("type")), _types(new.get("type"))
+    if old_types != new_types:
+        yield (
+            _compare_sets(old_types, new_types, direction),
+            f"type at {at} {_arrow(old, new, 'type')}",
+        )
+    for keyword in ("enum", "const"):
+        before = _values(old, keyword)
+        after = _values(new, keyword)
+        if before != after:
+            yield _compare_sets(before, after, direction), f"{keyword} at {at} changed"
+    for keyword in ("pattern", "format", "multipleOf"):
+        if old.get(keyword) != new.get(keyword):
+            kind = _widened(direction) if keyword not in new else _narrowed(direction)
+            yield kind, f"{keyword} at {at} {_arrow(old, new, keyword)}"
+
+
+def _bound_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], direction: Direction, at: str
+) -> _Changes:
+    for keyword in (*_LOWER_BOUNDS, *_UPPER_BOUNDS):
+        before, after = old.get(keyword), new.get(keyword)
+        if before == after:
+            continue
+        lower = keyword in _LOWER_BOUNDS
+        if after is None:
+            kind = _widened(direction)
+        elif before is None or not _numbers(before, after):
+            kind = _narrowed(direction)
+        else:
+            tighter = after > before if lower else after < before
+            kind = _narrowed(direction) if tighter else _widened(direction)
+        yield kind, f"{keyword} at {at} {_arrow(old, new, keyword)}"
+
+
+def _object_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], direction: Direction, at: str
+) -> _Changes:
+    old_properties = _mapping(old.get("properties"))
+    new_properties = _mapping(new.get("properties"))
+    old_required, new_required = (
+        set(_strings(old.get("required"))),
+        set(_strings(new.get("required"))),
+    )
+    for key in sorted(old_properties.keys() - new_properties.keys()):
+        yield "breaking", f"property {_key(at, key)} removed"
+    for key in sorted(new_properties.keys() - old_properties.keys()):
+        if key in new_required and direction == "input":
+            yield "breaking", f"new required property {_key(at, key)}"
+        else:
+            yield "compatible", f"new optional property {_key(at, key)}"
+    for key in sorted(old_properties.keys() & new_properties.keys()):
+        yield from _schema_changes(
+            old_properties[key], new_properties[key], direction, _key(at, key)
+        )
+    for key in sorted((new_required - old_required) & old_properties.keys()):
+        yield _narrowed(direction), f"property {_key(at, key)} is required now"
+    for key in sorted((old_required - new_required) & new_properties.keys()):
+        yield _widened(direction), f"property {_key(at, key)} is optional now"
+    before, after = old.get("additionalProperties", True), new.get("additionalProperties", True)
+    if before != after:
+        if after is False:
+            yield _narrowed(direction), f"additionalProperties at {at} closed"
+        elif before is False and after in (True, {}):
+            yield _widened(direction), f"additionalProperties at {at} opened"
+        else:
+            yield from _schema_changes(before, after, direction, f"{at}.*")
+
+
+def _compare_sets(
+    before: frozenset[Any] | None, after: frozenset[Any] | None, direction: Direction
+) -> ChangeKind:
+    """``None`` is "any value": losing values narrows, gaining them widens, both is breaking."""
+    if after is None or (before is not None and before < after):
+        return _widened(direction)
+    if before is None or after < before:
+        return _narrowed(direction)
+    return "breaking"
+
+
+def _types(value: Any) -> frozenset[str] | None:
+    if value is None:
+        return None
+    names = [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+    found = {name for name in names if isinstance(name, str)}
+    if "number" in found:
+        found.add("integer")  # an integer is a number: number -> integer narrows
+    return frozenset(found)
+
+
+def _values(schema: Mapping[str, Any], keyword: str) -> frozenset[str] | None:
+    if keyword not in schema:
+        return None
+    values = schema[keyword] if keyword == "enum" else [schema[keyword]]
+    if not isinstance(values, list):
+        return frozenset()
+    return frozenset(json.dumps(value, sort_keys=True) for value in values)
+
+
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(value, int | float) and not isinstance(value, bool) for value in values)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _strings(value: Any) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _key(at: str, key: str) -> str:
+    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) is not None
+    return f"{at}.{key}" if plain else f"{at}[{json.dumps(key)}]"
+
+
+def _arrow(old: Mapping[str, Any], new: Mapping[str, Any], keyword: str) -> str:
+    def shown(schema: Mapping[str, Any]) -> str:
+        if keyword not in schema:
+            return "(none)"
+        return json.dumps(schema[keyword], ensure_ascii=True)[:80]
+
+    return f"{shown(old)} -> {shown(new)}"
+
+
+def _digest(value: Any) -> str:
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()

@@ -1,0 +1,160 @@
+"""``littleghost lock``, ``diff``, ``check --lock`` and ``lint`` against real servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from littleghost_testing.cli import main
+
+BEFORE, AFTER = "lock_servers:before", "lock_servers:after"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def locked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
+    path = tmp_path / "littleghost.lock"
+    code, out, _ = run(capsys, "lock", BEFORE, "-o", str(path))
+    assert code == 0
+    assert out == f"{path}: 4 tools of catalog\n"
+    return path
+
+
+def test_the_same_catalog_matches_its_lock(
+    capsys: pytest.CaptureFixture[str], locked: Path
+) -> None:
+    code, out, _ = run(capsys, "diff", BEFORE, "--lock", str(locked))
+    assert (code, out) == (
+        0,
+        "0 changes (0 breaking, 0 suspicious, 0 compatible): matches the lock\n",
+    )
+
+
+def test_a_changed_catalog_is_classified_with_reports(
+    capsys: pytest.CaptureFixture[str], locked: Path, tmp_path: Path
+) -> None:
+    report, junit = tmp_path / "diff.json", tmp_path / "diff.xml"
+    code, out, _ = run(
+        capsys,
+        "diff",
+        AFTER,
+        "--lock",
+        str(locked),
+        "--json",
+        str(report),
+        "--junit-xml",
+        str(junit),
+    )
+    assert code == 1
+    lines = out.splitlines()
+    assert "added: compatible: new tool" in lines
+    assert "lookup: suspicious: description changed" in lines
+    assert "lookup: suspicious: the new description holds a hidden tag" in lines
+    assert "retired: breaking: tool removed" in lines
+    assert "search: breaking: new required property $.index" in lines
+    assert "search: breaking: maximum at $.limit (none) -> 10" in lines
+    assert not any(line.startswith("stable") for line in lines)
+    assert lines[-1].endswith(": drifted")
+    data = json.loads(report.read_text())
+    assert data["drifted"] is True
+    assert {"tool": "retired", "kind": "breaking", "what": "tool removed"} in data["changes"]
+    suite = ET.parse(junit).getroot()
+    assert int(suite.get("failures", "0")) == sum(
+        c["kind"] != "compatible" for c in data["changes"]
+    )
+
+
+def test_only_compatible_changes_exit_zero(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "small.lock"
+    assert run(capsys, "lock", "lock_servers:compatible_before", "-o", str(path))[0] == 0
+    code, out, _ = run(capsys, "diff", "lock_servers:compatible_after", "--lock", str(path))
+    assert code == 0
+    assert "compatible: new optional property $.limit" in out
+
+
+def test_check_with_a_lock_fails_on_drift_and_still_fuzzes(
+    capsys: pytest.CaptureFixture[str], locked: Path
+) -> None:
+    code, out, _ = run(capsys, "check", AFTER, "--lock", str(locked), "--examples", "2", "-q")
+    assert code == 1
+    assert f"catalog against the lock {locked}:" in out
+    assert "retired: breaking: tool removed" in out
+    assert "calls" in out  # the table: the tools were fuzzed too
+
+
+def test_lock_refuses_to_overwrite_without_update(
+    capsys: pytest.CaptureFixture[str], locked: Path
+) -> None:
+    code, _, err = run(capsys, "lock", AFTER, "-o", str(locked))
+    assert code == 2
+    assert err == (
+        f"littleghost: error: {locked} exists: --update rewrites it "
+        "(or littleghost diff compares)\n"
+    )
+    assert run(capsys, "lock", AFTER, "-o", str(locked), "--update")[0] == 0
+    assert run(capsys, "diff", AFTER, "--lock", str(locked))[0] == 0
+
+
+def test_diff_without_a_lock_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, "diff", BEFORE, "--lock", str(tmp_path / "none.lock"))
+    assert code == 2
+    assert err.startswith("littleghost: error: cannot read lock ")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_lock_is_refused_without_blocking(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fifo = tmp_path / "fifo.lock"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "diff", BEFORE, "--lock", str(fifo))
+    assert code == 2
+    assert "is not a regular file" in err
+
+
+def test_an_oversized_lock_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from littleghost.mcp import _lock
+
+    monkeypatch.setattr(_lock, "MAX_LOCK_BYTES", 10)
+    path = tmp_path / "big.lock"
+    path.write_text('{"littleghost_lock": 1, "server": {}, "tools": {}}')
+    code, _, err = run(capsys, "diff", BEFORE, "--lock", str(path))
+    assert code == 2
+    assert "larger than MAX_LOCK_BYTES (10 bytes)" in err
+
+
+def test_lint_warns_per_provider_and_fails_only_when_strict(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "lint", "lock_servers:lint", "--providers", "openai,gemini")
+    assert code == 0
+    assert "odd.name: gemini: a function name must start with a letter" not in out
+    assert "9lives: gemini: a function name must start with a letter or underscore" in out
+    assert (
+        "9lives: openai: strict mode needs additionalProperties: false on every object (at $)"
+        in out
+    )
+    assert "openai: 1 of 1 tools break a rule" in out
+    assert "anthropic" not in out
+    assert run(capsys, "lint", "lock_servers:lint", "--providers", "openai", "--strict")[0] == 1
+
+
+def test_an_unknown_provider_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "lint", BEFORE, "--providers", "openai,mistral")
+    assert code == 2
+    assert "expected a comma-separated list of openai, anthropic, gemini" in err
