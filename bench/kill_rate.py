@@ -49,6 +49,8 @@ SLOW_START_TIMEOUT = 60
 """--timeout for the FastMCP server: importing fastmcp 2.x alone takes ~10 s on a busy machine."""
 RUN_TIMEOUT = 1800
 """One check run taking longer than this is reported as broken."""
+CONNECT_RETRIES = 1
+"""A run that could not connect (exit 2: a busy machine starts a server slowly) is tried again."""
 FUZZER_SETTINGS = {"default": [], "both, 50 runs": ["--phase", "both", "--runs", "50"]}
 """mcp-fuzzer's settings: its defaults (aggressive phase, 10 runs per tool), and more."""
 FUZZER_KINDS = {
@@ -79,11 +81,15 @@ def run_check(server: str, command: list[str], setting: str, folder: Path) -> tu
         argv += ["--examples", setting]
     if server == "fastmcp":
         argv += ["--timeout", str(SLOW_START_TIMEOUT)]
-    started = time.perf_counter()
-    finished = subprocess.run(
-        [*argv, "--", *command], cwd=REPO, capture_output=True, text=True, timeout=RUN_TIMEOUT
-    )
-    elapsed = time.perf_counter() - started
+    for attempt in range(1 + CONNECT_RETRIES):
+        started = time.perf_counter()
+        finished = subprocess.run(
+            [*argv, "--", *command], cwd=REPO, capture_output=True, text=True, timeout=RUN_TIMEOUT
+        )
+        elapsed = time.perf_counter() - started
+        if finished.returncode != 2 or attempt == CONNECT_RETRIES:
+            break
+        print(f"  ({server} at {setting}: {finished.stderr.strip()}; trying again)")
     if finished.returncode not in (0, 1) or not report.exists():
         raise SystemExit(f"{server} at {setting}: exit {finished.returncode}: {finished.stderr}")
     return json.loads(report.read_text()), elapsed
