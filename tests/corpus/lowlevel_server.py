@@ -111,6 +111,7 @@ def obj(properties: dict[str, Any], *required: str, closed: bool = False) -> dic
 INTEGER = "integer"
 
 # -- a crash on valid input --------------------------------------------------------
+# The low-level Server answers a crash with a JSON-RPC error: `jsonrpc_error` is its finding.
 
 
 @tool(
