@@ -19,7 +19,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_bench_script_is_covered() -> None:
-    assert {script.name for script in SCRIPTS} >= {"check.py", "execute.py", "mcp_overhead.py"}
+    assert {script.name for script in SCRIPTS} >= {
+        "check.py",
+        "execute.py",
+        "kill_rate.py",
+        "mcp_overhead.py",
+    }
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda script: script.name)

@@ -1,0 +1,230 @@
+"""Kill rate: how many planted bugs ``littleghost check`` finds in the corpus, per setting.
+
+Runs the real CLI (``--json``) over stdio on every corpus server in
+``tests/corpus`` at the default settings and at ``--examples`` 5, 50 and 100,
+one run each, and judges each report by ``tests/corpus/manifest.json``: planted
+bugs found / total, false alarms (a finding on a control tool, or of another
+kind than the planted one), wall time. The FastMCP server needs an interpreter
+with ``fastmcp<3`` (``--fastmcp-python``), the TypeScript one ``npm install`` in
+``tests/corpus/ts``; a server that cannot run is left out and said so.
+
+``--mcp-fuzzer PATH`` also runs PyPI's ``mcp-fuzzer`` (installed in a venv of
+its own, never a project dependency) on the same servers, at its defaults and
+with both phases and 50 runs per tool, judged by the same manifest. Its
+findings map to kinds so: ``error_leakage`` is ``leaked_error_detail``;
+``accepted_malformed`` is ``accepted_invalid`` when the input breaks the
+tool's inputSchema (``ignored_unknown_property`` when only an unknown property
+does) and a false alarm when the input is valid; ``timeout``, ``crashed`` and
+``transport_error`` are ``timeout``, ``crash`` and ``transport_error``.
+
+    python bench/kill_rate.py [--settings default 5 50 100] [--fastmcp-python PATH]
+        [--mcp-fuzzer PATH] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+import anyio
+import mcp
+from jsonschema import Draft202012Validator
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+from corpus.judge import Verdict, judge, load_manifest, planted  # noqa: E402
+
+SETTINGS = ("default", "5", "50", "100")
+SLOW_START_TIMEOUT = 60
+"""--timeout for the FastMCP server: importing fastmcp 2.x alone takes ~10 s on a busy machine."""
+RUN_TIMEOUT = 1800
+"""One check run taking longer than this is reported as broken."""
+CONNECT_RETRIES = 1
+"""A run that could not connect (exit 2: a busy machine starts a server slowly) is tried again."""
+FUZZER_SETTINGS = {"default": [], "both, 50 runs": ["--phase", "both", "--runs", "50"]}
+"""mcp-fuzzer's settings: its defaults (aggressive phase, 10 runs per tool), and more."""
+FUZZER_KINDS = {
+    "error_leakage": "leaked_error_detail",
+    "timeout": "timeout",
+    "crashed": "crash",
+    "transport_error": "transport_error",
+}
+"""mcp-fuzzer's finding categories as `check`'s kinds (``accepted_malformed`` is judged apart)."""
+VALID_BUT_FLAGGED = "accepted_malformed on a valid input"
+
+
+def command_for(server: str, spec: dict, options: argparse.Namespace) -> list[str] | None:
+    """The server's stdio command, or None when it cannot run here."""
+    if server == "fastmcp" and options.fastmcp_python is None:
+        return None
+    if server == "typescript" and not (REPO / "tests/corpus/ts/node_modules").is_dir():
+        return None
+    names = {"{python}": sys.executable, "{fastmcp_python}": options.fastmcp_python}
+    return [names.get(word, word) for word in spec["command"]]
+
+
+def run_check(server: str, command: list[str], setting: str, folder: Path) -> tuple[dict, float]:
+    report = folder / f"{server}-{setting}.json"
+    argv = [sys.executable, "-m", "littleghost_testing.cli", "check", "--quiet"]
+    argv += ["--json", str(report)]
+    if setting != "default":
+        argv += ["--examples", setting]
+    if server == "fastmcp":
+        argv += ["--timeout", str(SLOW_START_TIMEOUT)]
+    for attempt in range(1 + CONNECT_RETRIES):
+        started = time.perf_counter()
+        finished = subprocess.run(
+            [*argv, "--", *command], cwd=REPO, capture_output=True, text=True, timeout=RUN_TIMEOUT
+        )
+        elapsed = time.perf_counter() - started
+        if finished.returncode != 2 or attempt == CONNECT_RETRIES:
+            break
+        print(f"  ({server} at {setting}: {finished.stderr.strip()}; trying again)")
+    if finished.returncode not in (0, 1) or not report.exists():
+        raise SystemExit(f"{server} at {setting}: exit {finished.returncode}: {finished.stderr}")
+    return json.loads(report.read_text()), elapsed
+
+
+async def input_schemas(command: list[str], errlog: TextIO) -> dict[str, Any]:
+    parameters = StdioServerParameters(command=command[0], args=command[1:], cwd=str(REPO))
+    async with mcp.Client(stdio_client(parameters, errlog=errlog)) as client:
+        tools = (await client.list_tools()).tools
+    return {tool.name: tool.input_schema for tool in tools}
+
+
+def fuzzer_kind(finding: dict[str, Any], schemas: dict[str, Any]) -> str:
+    category = finding.get("category", "")
+    if category != "accepted_malformed":
+        return FUZZER_KINDS.get(category, category)
+    sent = finding.get("evidence", {}).get("input")
+    errors = list(Draft202012Validator(schemas[finding["target"]]).iter_errors(sent))
+    if not errors:
+        return VALID_BUT_FLAGGED
+    if all(error.validator == "additionalProperties" for error in errors):
+        return "ignored_unknown_property"
+    return "accepted_invalid"
+
+
+def run_fuzzer(
+    fuzzer: str, server: str, command: list[str], setting: str, folder: Path
+) -> tuple[dict, float]:
+    """mcp-fuzzer's findings as a report of `check`'s shape: distinct kinds per tool."""
+    output = folder / f"fuzzer-{server}-{setting.replace(' ', '_').replace(',', '')}"
+    argv = [fuzzer, "--mode", "tools", "--protocol", "stdio", "--endpoint", shlex.join(command)]
+    argv += ["--output-dir", str(output), "--timeout", str(SLOW_START_TIMEOUT)]
+    started = time.perf_counter()
+    finished = subprocess.run(
+        [*argv, *FUZZER_SETTINGS[setting]],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+    )
+    elapsed = time.perf_counter() - started
+    findings_file = output / "findings.json"
+    if not findings_file.exists():
+        raise SystemExit(f"mcp-fuzzer on {server}: exit {finished.returncode}: {finished.stderr}")
+    findings = json.loads(findings_file.read_text())["findings"]
+    with open(os.devnull, "w") as errlog:
+        schemas = anyio.run(input_schemas, command, errlog)
+    kinds: dict[str, set[str]] = {name: set() for name in schemas}
+    for finding in findings:
+        if finding.get("target") in kinds:
+            kinds[finding["target"]].add(fuzzer_kind(finding, schemas))
+    tools = [
+        {"name": name, "findings": [{"kind": kind} for kind in sorted(found)]}
+        for name, found in kinds.items()
+    ]
+    return {"tools": tools}, elapsed
+
+
+def print_table(title: str, rows: list[tuple[str, Verdict, float]], verbose: bool) -> None:
+    print(f"\n{title}")
+    print(f"{'setting':>14}  {'found':>7}  {'kill rate':>9}  {'false alarms':>12}  {'time':>7}")
+    for setting, verdict, elapsed in rows:
+        rate = len(verdict.found) / verdict.bugs if verdict.bugs else 0.0
+        print(
+            f"{setting:>14}  {len(verdict.found):>3}/{verdict.bugs:<3}  {rate:>9.0%}  "
+            f"{len(verdict.false_alarms):>12}  {elapsed:>6.1f}s"
+        )
+        if verbose:
+            print(f"{'':>16}missed: {', '.join(verdict.missed) or '-'}")
+            print(f"{'':>16}false alarms: {', '.join(verdict.false_alarms) or '-'}")
+
+
+def measure(
+    runner: Any, settings: list[str], commands: dict[str, list[str]], manifest: dict
+) -> tuple[list[tuple[str, Verdict, float]], dict[str, Any]]:
+    rows, results = [], {}
+    for setting in settings:
+        verdict, elapsed, per_server = Verdict(), 0.0, {}
+        for server, command in commands.items():
+            report, seconds = runner(server, command, setting)
+            server_verdict = judge(planted(manifest, server), report)
+            verdict.add(server_verdict)
+            per_server[server] = {"seconds": round(seconds, 1), **vars(server_verdict)}
+            elapsed += seconds
+        rows.append((setting, verdict, elapsed))
+        results[setting] = per_server
+    return rows, results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--settings", nargs="*", default=list(SETTINGS), choices=SETTINGS)
+    parser.add_argument("--servers", nargs="+", help="corpus servers (default: all that run)")
+    parser.add_argument("--fastmcp-python", help="an interpreter with fastmcp 2.x installed")
+    parser.add_argument("--mcp-fuzzer", help="also run this mcp-fuzzer executable")
+    parser.add_argument("--json", type=Path, help="write every verdict here")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list misses and alarms")
+    options = parser.parse_args()
+
+    manifest = load_manifest()
+    commands = {}
+    for server, spec in manifest["servers"].items():
+        if options.servers and server not in options.servers:
+            continue
+        command = command_for(server, spec, options)
+        if command is None:
+            print(f"{server}: left out ({spec['sdk']}: not installed here)")
+        else:
+            commands[server] = command
+    bugs = sum(row["kind"] != "none" for s in commands for row in planted(manifest, s))
+    print(f"servers: {', '.join(commands)}; {bugs} planted bugs; one run per setting")
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as directory:
+        folder = Path(directory)
+        rows, results["littleghost check"] = measure(
+            lambda server, command, setting: run_check(server, command, setting, folder),
+            options.settings,
+            commands,
+            manifest,
+        )
+        if rows:
+            print_table("littleghost check", rows, options.verbose)
+        if options.mcp_fuzzer:
+            rows, results["mcp-fuzzer"] = measure(
+                lambda server, command, setting: run_fuzzer(
+                    options.mcp_fuzzer, server, command, setting, folder
+                ),
+                list(FUZZER_SETTINGS),
+                commands,
+                manifest,
+            )
+            print_table("mcp-fuzzer", rows, options.verbose)
+    if options.json:
+        options.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""Planted bugs in a low-level SDK ``Server``: hand-written schemas, hand-rolled validation.
+
+Users of the low-level ``Server`` write each tool's JSON Schema by hand and
+check the arguments themselves (here with ``jsonschema``). The planted
+validation gaps are the usual ones: the schema a tool enforces is not quite
+the one it advertises. Each tool's ``enforced`` schema equals its advertised
+``schema`` except for the one planted gap; the controls enforce what they
+advertise. Enforced schemas use no ``pattern``: Python's ``re`` is not
+ECMA-262 (``$`` matches before a final newline), which would be a second bug.
+
+In-process: ``tests.corpus.lowlevel_server:server``; over stdio:
+``python tests/corpus/lowlevel_server.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from jsonschema import Draft202012Validator
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
+
+Handler = Callable[[dict[str, Any]], CallToolResult]
+
+
+@dataclass(frozen=True)
+class CorpusTool:
+    """A tool as advertised, the schema its handler really enforces, and the handler."""
+
+    tool: Tool
+    enforced: dict[str, Any]
+    handler: Handler
+
+
+TOOLS: dict[str, CorpusTool] = {}
+
+
+def text(value: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=value)])
+
+
+def tool(
+    name: str,
+    description: str,
+    schema: dict[str, Any],
+    *,
+    output_schema: dict[str, Any] | None = None,
+    drop: tuple[str, ...] = (),
+    replace: dict[str, Any] | None = None,
+) -> Callable[[Handler], Handler]:
+    """Register a tool; ``drop`` and ``replace`` make its enforced schema (a planted gap).
+
+    Both address one level below ``properties`` with ``"name.keyword"``, or the
+    root with ``"keyword"``.
+    """
+    enforced = copy.deepcopy(schema)
+    for path in drop:
+        _node(enforced, path)[0].pop(_node(enforced, path)[1])
+    for path, value in (replace or {}).items():
+        node, key = _node(enforced, path)
+        node[key] = value
+
+    def register(handler: Handler) -> Handler:
+        advertised = Tool(
+            name=name,
+            description=description,
+            input_schema=schema,
+            output_schema=output_schema,
+            annotations=ToolAnnotations(read_only_hint=True),
+        )
+        TOOLS[name] = CorpusTool(advertised, enforced, handler)
+        return handler
+
+    return register
+
+
+def _node(schema: dict[str, Any], path: str) -> tuple[dict[str, Any], str]:
+    *parents, key = path.split(".")
+    node = schema
+    for parent in parents:
+        node = node["properties"][parent]
+    return node, key
+
+
+def obj(properties: dict[str, Any], *required: str, closed: bool = False) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "required": list(required),
+    }
+    if closed:
+        schema["additionalProperties"] = False
+    return schema
+
+
+INTEGER = "integer"
+
+# -- a crash on valid input --------------------------------------------------------
+# The low-level Server answers a crash with a JSON-RPC error: `jsonrpc_error` is its finding.
+
+
+@tool(
+    "percent",
+    "What percentage a part is of a whole.",
+    obj(
+        {
+            "part": {"type": INTEGER, "minimum": 0, "maximum": 1000},
+            "whole": {"type": INTEGER, "minimum": 0, "maximum": 1000},
+        },
+        "part",
+        "whole",
+    ),
+)
+def percent(arguments: dict[str, Any]) -> CallToolResult:
+    return text(f"{arguments['part'] * 100 / arguments['whole']:.1f}%")  # bug: ZeroDivisionError
+
+
+# -- validation gaps ---------------------------------------------------------------
+
+COUNTRIES = {"DE": "Germany", "FR": "France", "US": "United States"}
+
+
+@tool(
+    "country_name",
+    "The name of a country by its ISO code (DE).",
+    obj({"code": {"type": "string", "pattern": "^[A-Z]{2}$"}}, "code"),
+    drop=("code.pattern",),  # bug: the pattern is not enforced
+)
+def country_name(arguments: dict[str, Any]) -> CallToolResult:
+    return text(COUNTRIES.get(arguments["code"], "unknown country"))
+
+
+OFFSETS = {"UTC": 0, "CET": 1, "EST": -5}
+
+
+@tool(
+    "timezone_offset",
+    "The UTC offset of a time zone, in hours.",
+    obj({"zone": {"enum": list(OFFSETS)}}, "zone"),
+    drop=("required",),  # bug: a missing zone is taken as UTC
+)
+def timezone_offset(arguments: dict[str, Any]) -> CallToolResult:
+    return text(str(OFFSETS[arguments.get("zone", "UTC")]))
+
+
+FORMATS = {"iso": "2026-12-01", "us": "12/01/2026", "eu": "01.12.2026"}
+
+
+@tool(
+    "date_format",
+    "Today's date in one of three styles.",
+    obj({"style": {"type": "string", "enum": list(FORMATS)}}, "style"),
+    drop=("style.enum",),  # bug: any style is taken, unknown ones as iso
+)
+def date_format(arguments: dict[str, Any]) -> CallToolResult:
+    return text(FORMATS.get(arguments["style"], FORMATS["iso"]))
+
+
+ITEMS = [f"item {number}" for number in range(1, 101)]
+
+
+@tool(
+    "top_items",
+    "The top 1 to 20 items.",
+    obj({"count": {"type": INTEGER, "minimum": 1, "maximum": 20}}, "count"),
+    drop=("count.maximum",),  # bug: the maximum is not enforced
+)
+def top_items(arguments: dict[str, Any]) -> CallToolResult:
+    return text(", ".join(ITEMS[: arguments["count"]]))
+
+
+@tool(
+    "retry_delay",
+    "The delay before a retry attempt (1 to 5), in seconds.",
+    obj({"attempt": {"type": INTEGER, "exclusiveMinimum": 0, "exclusiveMaximum": 6}}, "attempt"),
+    drop=("attempt.exclusiveMaximum",),
+    replace={"attempt.maximum": 6},  # bug: off by one at the exclusive bound, 6 is taken
+)
+def retry_delay(arguments: dict[str, Any]) -> CallToolResult:
+    return text(str(2 ** arguments["attempt"]))
+
+
+UNIT_NAMES = {"m": "metre", "kg": "kilogram", "s": "second"}
+
+
+@tool(
+    "unit_name",
+    "The name of an SI unit by its symbol.",
+    obj({"symbol": {"enum": list(UNIT_NAMES)}}, "symbol", closed=True),
+    drop=("additionalProperties",),  # bug: unknown properties are ignored
+)
+def unit_name(arguments: dict[str, Any]) -> CallToolResult:
+    return text(UNIT_NAMES[arguments["symbol"]])
+
+
+# -- protocol ----------------------------------------------------------------------
+
+STOCK = {"SKU-0001": 12, "SKU-0002": 0}
+
+
+@tool(
+    "stock_level",
+    "How many of a product are in stock.",
+    obj({"sku": {"type": "string", "maxLength": 12, "examples": ["SKU-0001"]}}, "sku"),
+    output_schema=obj(
+        {"sku": {"type": "string"}, "quantity": {"type": INTEGER, "minimum": 0}}, "sku", "quantity"
+    ),
+)
+def stock_level(arguments: dict[str, Any]) -> CallToolResult:
+    sku = arguments["sku"]
+    level = {"sku": sku, "quantity": STOCK.get(sku)}  # bug: null for an unknown sku
+    return CallToolResult(
+        content=[TextContent(type="text", text=str(level))], structured_content=level
+    )
+
+
+RATES = {"EUR": 1.0, "USD": 1.08}
+
+
+@tool(
+    "exchange_rate",
+    "The exchange rate of a currency against the euro.",
+    obj({"currency": {"enum": ["EUR", "USD", "JPY"]}}, "currency"),
+)
+def exchange_rate(arguments: dict[str, Any]) -> CallToolResult:
+    currency = arguments["currency"]
+    if currency not in RATES:
+        # bug: a protocol error for a value the schema allows
+        raise MCPError(code=INVALID_PARAMS, message=f"unsupported currency {currency}")
+    return text(str(RATES[currency]))
+
+
+# -- controls: correct tools, no finding expected ---------------------------------
+
+
+@tool(
+    "unit_symbol",
+    "The symbol of an SI unit, optionally as a plural word.",
+    obj(
+        {"unit": {"enum": ["metre", "kilogram", "second"]}, "plural": {"type": "boolean"}},
+        "unit",
+        closed=True,
+    ),
+)
+def unit_symbol(arguments: dict[str, Any]) -> CallToolResult:
+    symbols = {"metre": "m", "kilogram": "kg", "second": "s"}
+    unit = arguments["unit"]
+    return text(f"{unit}s" if arguments.get("plural") else symbols[unit])
+
+
+@tool(
+    "measure",
+    "The area of a circle or a square.",
+    obj(
+        {
+            "shape": {
+                "oneOf": [
+                    obj(
+                        {
+                            "kind": {"const": "circle"},
+                            "radius": {"type": "number", "minimum": 0, "maximum": 1000},
+                        },
+                        "kind",
+                        "radius",
+                    ),
+                    obj(
+                        {
+                            "kind": {"const": "square"},
+                            "side": {"type": "number", "minimum": 0, "maximum": 1000},
+                        },
+                        "kind",
+                        "side",
+                    ),
+                ]
+            }
+        },
+        "shape",
+    ),
+)
+def measure(arguments: dict[str, Any]) -> CallToolResult:
+    shape = arguments["shape"]
+    if shape["kind"] == "circle":
+        return text(str(3.14159 * shape["radius"] ** 2))
+    return text(str(shape["side"] ** 2))
+
+
+@tool(
+    "bounded_sum",
+    "The sum of 1 to 10 small numbers.",
+    obj(
+        {
+            "values": {
+                "type": "array",
+                "items": {"type": INTEGER, "minimum": 0, "maximum": 100},
+                "minItems": 1,
+                "maxItems": 10,
+            }
+        },
+        "values",
+        closed=True,
+    ),
+    output_schema=obj({"sum": {"type": INTEGER}}, "sum"),
+)
+def bounded_sum(arguments: dict[str, Any]) -> CallToolResult:
+    total = {"sum": int(sum(arguments["values"]))}
+    return CallToolResult(
+        content=[TextContent(type="text", text=str(total))], structured_content=total
+    )
+
+
+# -- the server --------------------------------------------------------------------
+
+
+async def list_tools(ctx: Any, params: PaginatedRequestParams | None) -> ListToolsResult:
+    return ListToolsResult(tools=[entry.tool for entry in TOOLS.values()])
+
+
+async def call_tool(ctx: Any, params: CallToolRequestParams) -> CallToolResult:
+    entry = TOOLS.get(params.name)
+    if entry is None:
+        raise MCPError(code=INVALID_PARAMS, message=f"unknown tool {params.name}")
+    arguments = params.arguments or {}
+    error = next(iter(Draft202012Validator(entry.enforced).iter_errors(arguments)), None)
+    if error is not None:
+        return CallToolResult(
+            content=[TextContent(type="text", text=f"invalid input: {error.message}")],
+            is_error=True,
+        )
+    return entry.handler(arguments)
+
+
+server = Server("corpus-lowlevel", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def main() -> None:
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(main)
