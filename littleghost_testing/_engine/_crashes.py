@@ -101,15 +101,21 @@ def unhandled_exception(text: str, tool_name: str) -> str | None:
     return None
 
 
+_ERROR_PREFIX = re.compile(r"\s*error\s*:", re.IGNORECASE)
+
+
 def reads_as_error(value: Any, tool_name: str) -> str | None:
     """Why a success's ``value`` reads as an error, or ``None``.
 
     ``{"success": false}``, a top-level ``error`` key that holds something (in
-    structured content or a JSON text), or a text in a crash report's shape.
+    structured content or a JSON text), a text in a crash report's shape, or a
+    text that opens with ``Error:`` (a refusal a server forgot to flag isError).
     """
     if isinstance(value, str):
         if unhandled_exception(value, tool_name) is not None:
             return "its text is an unhandled exception's report"
+        if _ERROR_PREFIX.match(value):
+            return 'its text opens with "Error:"'
         value = _parsed(value)
     if isinstance(value, dict):
         if value.get("success") is False:

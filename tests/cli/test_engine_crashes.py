@@ -16,6 +16,7 @@ from servers.engine_harness import connected
 from servers.sdk_crashes import python_sdk
 
 from littleghost_testing._engine import FuzzOptions, ToolReport
+from littleghost_testing._engine._crashes import reads_as_error
 
 FAST = FuzzOptions(examples=10, timeout=10.0, shrink_budget=5.0)
 SERVERS = Path(__file__).parent / "servers" / "sdk_crashes"
@@ -146,3 +147,17 @@ def test_typescript_sdk_crashes_are_violations(typescript_sdk: Path) -> None:
     )
     assert set(kinds(lookup)) == {"unexercised"}
     assert echo.groups == []
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Error: note 'x' could not be read", 'its text opens with "Error:"'),
+        ("  error : no such table", 'its text opens with "Error:"'),
+        ('{"success": false}', '"success" is false'),
+        ("Errors found: 0", None),  # a report about errors is not an error
+        ("No error: all fine", None),
+    ],
+)
+def test_which_success_texts_read_as_errors(text: str, why: str | None) -> None:
+    assert reads_as_error(text, "tool") == why
