@@ -34,6 +34,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from ._engine import find_credential
 from .fake_server import FakeMCPServer
 
 __all__ = [
@@ -50,6 +51,13 @@ _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+# Env variables whose name says they hold a secret; their values are never shown.
+_SECRET_NAME = re.compile(
+    r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|SIGNATURE|DSN",
+    re.IGNORECASE,
+)
+# A value shaped like a credential: one long word of letters and digits mixed.
+_CREDENTIAL_LIKE = re.compile(r"(?=[^/\s]*\d)(?=[^/\s]*[A-Za-z])[A-Za-z0-9_\-+=.~:]{20,}")
 REFUSED_STATUSES = (401, 403)
 #: A config file larger than this is not an MCP client's config.
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -212,8 +220,8 @@ def _stdio(
             raise TargetError(f"--env takes KEY=VALUE with KEY a variable name, got {key!r}")
     shown = _masked_command(command)
     options: list[str] = []
-    for key in env:
-        options += ["--env", f"{key}=${{{key}}}"]
+    for key, value in env.items():
+        options += ["--env", f"{key}={_env_shown(key, value)}"]
     if cwd is not None:
         options += ["--cwd", str(cwd)]
 
@@ -232,15 +240,36 @@ def _stdio(
     return Target(label, "stdio", None, tuple(options), tuple(shown), connect)
 
 
+def _env_shown(key: str, value: str) -> str:
+    """An env value as a command line shows it: itself, unless it may be a secret.
+
+    A value written with ``${VAR}`` is shown as written; one whose name or
+    text looks like a credential becomes ``${KEY}``. Any other value (a
+    ``HOME``, a ``PATH``) is shown, so that a pasted command runs the server
+    as it ran, not against the user's own ``HOME``.
+    """
+    if _REFERENCE.search(value) or not _looks_secret(key, value):
+        return value
+    return f"${{{key}}}"
+
+
+def _looks_secret(key: str, value: str) -> bool:
+    return bool(
+        _SECRET_NAME.search(key)
+        or _CREDENTIAL_LIKE.fullmatch(value)
+        or find_credential(value) is not None
+    )
+
+
 def _masked_command(command: list[str]) -> list[str]:
-    """``env [-i] K=V cmd``: each ``V`` becomes ``${K}`` (the values are secrets)."""
+    """``env [-i] K=V cmd``: each ``V`` that may be a secret becomes ``${K}``."""
     if Path(command[0]).name != "env":
         return list(command)
     shown = [command[0]]
     for index, word in enumerate(command[1:], start=1):
-        key, equals, _ = word.partition("=")
+        key, equals, value = word.partition("=")
         if equals and _ENV_NAME.fullmatch(key):
-            shown.append(f"{key}=${{{key}}}")
+            shown.append(f"{key}={_env_shown(key, value)}")
         elif word.startswith("-"):
             shown.append(word)  # env's own options (-i, -u NAME) come before the command
         else:

@@ -37,7 +37,7 @@ def test_a_stdio_label_keeps_references_and_masks_env_assignments() -> None:
         env={"API_KEY": "hunter22"},
         cwd="/srv/sandbox",
     )
-    assert target.label == "env 'TOKEN=${TOKEN}' 'DEBUG=${DEBUG}' npx server --root '${HOME}'"
+    assert target.label == "env 'TOKEN=${TOKEN}' DEBUG=1 npx server --root '${HOME}'"
     assert "hunter22" not in " ".join(target.connect_words("t", "{}"))
     assert target.connect_words("t", "{}") == [
         "t",
@@ -49,7 +49,7 @@ def test_a_stdio_label_keeps_references_and_masks_env_assignments() -> None:
         "--",
         "env",
         "TOKEN=${TOKEN}",
-        "DEBUG=${DEBUG}",
+        "DEBUG=1",
         "npx",
         "server",
         "--root",
