@@ -24,7 +24,7 @@ from littleghost.mcp._failures import translate, translate_mcp_error
 
 from .._targets import Target, TargetError
 from ._connect import ServerLog, connection_failure, target_of
-from ._text import json_text
+from ._text import json_text, visible
 
 __all__ = ["EXIT_ANSWERED", "EXIT_ERROR", "EXIT_OK", "call"]
 
@@ -52,7 +52,7 @@ def call(args: argparse.Namespace, command: list[str]) -> int:
     if isinstance(answer, str):
         if log is not None:
             for line in log.tail():
-                print(f"  server stderr: {line}", file=sys.stderr)
+                print(f"  server stderr: {visible(line)}", file=sys.stderr)
         return _error(answer)
     print(json_text(answer, indent=2))
     return code
@@ -130,5 +130,5 @@ async def _send(client: mcp.Client, tool: str, arguments: dict[str, Any]) -> dic
 
 
 def _error(message: str) -> int:
-    print(f"littleghost: error: {message}", file=sys.stderr)
+    print(f"littleghost: error: {visible(message)}", file=sys.stderr)
     return EXIT_ERROR

@@ -24,6 +24,7 @@ from ._options import UsageError, parse
 from ._output import reproduce, write_json, write_junit, write_plan, write_table
 from ._progress import Progress
 from ._run import Checker, ConnectionFailed
+from ._text import visible
 
 __all__ = ["main"]
 
@@ -160,9 +161,9 @@ def _show_tail(log: ServerLog | None) -> None:
     if log is None:
         return
     for line in log.tail():
-        print(f"  server stderr: {line}", file=sys.stderr)
+        print(f"  server stderr: {visible(line)}", file=sys.stderr)
 
 
 def _error(message: str) -> int:
-    print(f"littleghost: error: {message}", file=sys.stderr)
+    print(f"littleghost: error: {visible(message)}", file=sys.stderr)
     return EXIT_ERROR

@@ -1,0 +1,152 @@
+"""``littleghost`` against hostile servers and hostile input: terminals, repro lines, stopping."""
+
+from __future__ import annotations
+
+import errno
+import os
+import pty
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from servers.cli_harness import FAST, HERE, SUBPROCESS_TIMEOUT, reproduce_lines
+from servers.cli_hostile_names import CLEAR, SPLIT, TITLE
+
+from littleghost_testing._targets import resolve
+from littleghost_testing.cli._text import shell_word
+
+HOSTILE = [
+    "--",
+    sys.executable,
+    "-m",
+    "littleghost_testing.fake_server",
+    "servers.cli_hostile_names:hostile",
+]
+VENV_BIN = str(Path(sys.executable).parent)
+# What the live display itself writes: cursor moves, line erases, cursor hiding.
+LIVE_DISPLAY_CODES = re.compile(r"\x1b\[\??[0-9;]*[AKhl]|\r")
+
+
+def run_under_pty(*argv: str) -> tuple[int, str]:
+    """Run ``littleghost`` with a pseudo-terminal as stdin, stdout and stderr: all it wrote."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-W", "ignore", "-m", "littleghost_testing.cli", *argv],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        cwd=HERE,
+        env={**os.environ, "TERM": "xterm-256color", "COLUMNS": "120"},
+        close_fds=True,
+    )
+    os.close(terminal)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+    try:
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError as error:  # EIO: the child closed its end
+                if error.errno != errno.EIO:
+                    raise
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        code = process.wait(timeout=SUBPROCESS_TIMEOUT)
+    finally:
+        os.close(controller)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return code, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+# -- 3. terminal escapes -------------------------------------------------------------
+
+
+def test_server_chosen_names_and_stderr_never_reach_the_terminal_raw() -> None:
+    code, output = run_under_pty("check", "--verbose", *FAST, *HOSTILE)
+
+    assert code == 1, output
+    # Neither the title escape nor the screen clear, from a name or from stderr, gets out.
+    assert "\x1b]" not in output and "\x1b[2J" not in output
+    assert "\x07" not in output
+    output = LIVE_DISPLAY_CODES.sub("", output)
+    assert "\x1b" not in output
+    # The rows, finding headers, progress lines and stderr tail show the names escaped.
+    assert "\\u001b]0;pwned\\u0007title" in output
+    assert "clear\\u001b[2Jscreen" in output
+    assert re.search(r"  split\\nrow: \d+ calls, \d+ violations", output)  # a progress line
+    assert "\nsplit\\nrow: jsonrpc_error (violation)" in output
+    assert "dying \\u001b]0;pwned-by-stderr\\u0007 \\u001b[2J now" in output
+    assert not any(line.startswith("row") for line in output.splitlines())
+
+    # Each reproduce line is one shell line (continued with backslashes) that reproduces.
+    lines = [line for line in output.splitlines() if "reproduce: " in line]
+    assert "reproduce: littleghost call $'split\\x0arow' '{" in "\n".join(lines)
+    [line] = [line for line in reproduce_lines(output) if "split" in line]
+    pasted = subprocess.run(
+        ["bash", "-c", line],
+        capture_output=True,
+        text=True,
+        cwd=HERE,
+        env={**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}"},
+        timeout=SUBPROCESS_TIMEOUT,
+    )
+    # The tool was found by its exact name: its JSON-RPC error is the answer (exit 1).
+    assert pasted.returncode == 1, pasted.stderr
+    assert '"message": "boom"' in pasted.stdout
+
+
+@pytest.mark.parametrize("name", [TITLE, CLEAR, SPLIT, "it's \\ \u202eevil", "plain-name"])
+def test_shell_words_are_printable_and_read_back_exactly(name: str) -> None:
+    word = shell_word(name)
+
+    assert word.isprintable() and "\n" not in word
+    echoed = subprocess.run(
+        ["bash", "-c", f"printf %s {word}"], capture_output=True, timeout=SUBPROCESS_TIMEOUT
+    )
+    assert echoed.stdout == name.encode()
+
+
+# -- 10. repro lines safe to paste ---------------------------------------------------
+
+
+def test_env_values_are_shown_unless_they_may_be_secrets() -> None:
+    target = resolve(
+        None,
+        command=["server"],
+        env={
+            "HOME": "/path/of/the/run",
+            "LANG": "C.UTF-8",
+            "GITHUB_TOKEN": "short",
+            "DB_PASSWORD": "x",
+            "DATABASE_URL": "postgres://app:hunter2@db/orders",
+            "OPAQUE": "a8Fk29dLq0xZ7mNp3vR1sT6w",
+            "FROM_REF": "${MY_TOKEN}",
+        },
+    )
+
+    words = target.connect_words("tool", "{}")
+    shown = dict(
+        words[index + 1].split("=", 1) for index in range(len(words)) if words[index] == "--env"
+    )
+    assert shown == {
+        "HOME": "/path/of/the/run",
+        "LANG": "C.UTF-8",
+        "GITHUB_TOKEN": "${GITHUB_TOKEN}",
+        "DB_PASSWORD": "${DB_PASSWORD}",
+        "DATABASE_URL": "${DATABASE_URL}",
+        "OPAQUE": "${OPAQUE}",
+        "FROM_REF": "${MY_TOKEN}",
+    }
+
+
+def test_an_env_command_masks_only_its_secret_assignments() -> None:
+    target = resolve(None, command=["env", "HOME=/srv/run", "API_KEY=k", "server"])
+
+    assert target.label == "env HOME=/srv/run 'API_KEY=${API_KEY}' server"
