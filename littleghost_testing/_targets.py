@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shlex
+import stat
 import sys
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -58,6 +59,8 @@ _SECRET_NAME = re.compile(
 )
 # A value shaped like a credential: one long word of letters and digits mixed.
 _CREDENTIAL_LIKE = re.compile(r"(?=[^/\s]*\d)(?=[^/\s]*[A-Za-z])[A-Za-z0-9_\-+=.~:]{20,}")
+# What an HTTP header value cannot hold (RFC 9110 allows tab among the controls).
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 REFUSED_STATUSES = (401, 403)
 #: A config file larger than this is not an MCP client's config.
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -183,6 +186,8 @@ def from_config(
     path = Path(path)
     entry = _config_entry(path, server_name)
     where = f"server {server_name!r} in {path}"
+    if "command" in entry and "url" in entry:
+        raise TargetError(f"{where} has both 'command' and 'url': keep the one to connect to")
     if "command" in entry:
         command = [_string(entry["command"], f"command of {where}")]
         command += [_string(arg, f"args of {where}") for arg in _list(entry.get("args", []), where)]
@@ -281,6 +286,11 @@ def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Targ
     parts = urlsplit(url)
     if not parts.hostname:
         raise TargetError(f"{url!r} is not a valid URL")
+    if parts.username is not None and any(name.lower() == "authorization" for name in headers):
+        # httpx would send the URL's user and password, silently replacing the header.
+        raise TargetError(
+            "the URL's user:password and an Authorization header both authenticate: give one"
+        )
     options: list[str] = []
     for name, value in headers.items():
         if not _HEADER_NAME.fullmatch(name):
@@ -293,14 +303,23 @@ def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Targ
     label = urlunsplit((parts.scheme, host, parts.path, "", ""))
 
     def connect(errlog: TextIO | None, refusal: _Refusal) -> mcp.Client:
-        expanded = {
-            name: expand(value, environ, where=f"--header {name}")
-            for name, value in headers.items()
-        }
+        expanded = {name: _header_value(name, value, environ) for name, value in headers.items()}
         endpoint = expand(url, environ, where="the URL")
         return mcp.Client(_http_transport(endpoint, expanded, refusal))
 
     return Target(label, "http", _url_shown(url), tuple(options), (), connect)
+
+
+def _header_value(name: str, value: str, environ: Mapping[str, str]) -> str:
+    """``value`` expanded; a line break or control character in it (often the end of a
+    pasted token) is an error that names the header, never the value: it is a secret."""
+    expanded = expand(value, environ, where=f"--header {name}")
+    if _CONTROL.search(expanded):
+        raise TargetError(
+            f"--header {name}: its value (after ${{VAR}} expansion) holds a line break "
+            "or another control character"
+        )
+    return expanded
 
 
 def _url_shown(url: str) -> str:
@@ -375,6 +394,8 @@ def read_json(path: Path, max_bytes: int, label: str) -> Any:
     """The JSON value in the file at ``path``, at most ``max_bytes`` long; ``label`` names
     the file in the ``TargetError`` that says why it cannot be used."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO with no writer blocks forever
+            raise TargetError(f"{label} is not a regular file")
         with path.open("rb") as file:
             raw = file.read(max_bytes + 1)
     except OSError as error:
@@ -383,6 +404,8 @@ def read_json(path: Path, max_bytes: int, label: str) -> Any:
         raise TargetError(f"{label} is larger than {max_bytes} bytes")
     try:
         return json.loads(raw)
+    except RecursionError:
+        raise TargetError(f"{label} is nested too deeply to parse") from None
     except ValueError as error:
         raise TargetError(f"{label} is not valid JSON: {error}") from None
 

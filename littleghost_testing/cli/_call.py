@@ -68,6 +68,8 @@ def _words(args: argparse.Namespace, command: list[str]) -> tuple[str | None, st
     *target, tool, text = words
     try:
         arguments = json.loads(text)
+    except RecursionError:
+        raise CallUsageError("INPUT is nested too deeply to parse") from None
     except ValueError as error:
         raise CallUsageError(f"INPUT is not JSON: {error}") from None
     if not isinstance(arguments, dict):

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._engine import FuzzOptions
+from .._engine import FuzzOptions, PlannedTool
 from .._targets import TargetError, read_json
 from ._call import call
 from ._connect import ServerLog, target_of
@@ -63,11 +63,8 @@ def _check(args: Any, command: list[str]) -> int:
     checker = Checker(target, options, workers=args.workers, max_time=args.max_time, log=log)
     try:
         try:
-            planned = checker.discover()
-        except ConnectionFailed as failure:
-            _show_tail(log)
-            return _error(str(failure))
-        except TargetError as error:
+            planned = _discover(checker, options, log)
+        except (ConnectionFailed, TargetError, UsageError) as error:
             return _error(str(error))
         reproduce_line = reproduce(target.connect_words)
         if planned is not None and args.dry_run:
@@ -155,6 +152,23 @@ def _inputs(path: Path | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise UsageError(f"--inputs {path} must be an object: tool name -> list of inputs")
     return data
+
+
+def _discover(
+    checker: Checker, options: FuzzOptions, log: ServerLog | None
+) -> list[PlannedTool] | None:
+    """The plan; a tool that ``--inputs`` or ``--tool-timeout`` names must be in it."""
+    try:
+        planned = checker.discover()
+    except ConnectionFailed:
+        _show_tail(log)
+        raise
+    if planned is not None:  # else the catalog is broken: there are no names to compare with
+        labels = {"inputs": "--inputs", "tool_timeouts": "--tool-timeout"}
+        unknown = options.unknown_tools({tool.name for tool in planned}, labels)
+        if unknown is not None:
+            raise UsageError(unknown)
+    return planned
 
 
 def _show_tail(log: ServerLog | None) -> None:

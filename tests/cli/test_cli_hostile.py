@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import pty
 import re
@@ -12,11 +13,20 @@ import time
 from pathlib import Path
 
 import pytest
-from servers.cli_harness import FAST, HERE, SUBPROCESS_TIMEOUT, reproduce_lines
+from servers.cli_harness import (
+    FAST,
+    HERE,
+    SUBPROCESS_TIMEOUT,
+    environment,
+    reproduce_lines,
+    run,
+)
 from servers.cli_hostile_names import CLEAR, SPLIT, TITLE
 
-from littleghost_testing._targets import resolve
+from littleghost_testing import from_target
+from littleghost_testing._targets import TargetError, resolve
 from littleghost_testing.cli._text import shell_word
+from littleghost_testing.demo_server import server as demo_server
 
 HOSTILE = [
     "--",
@@ -150,3 +160,139 @@ def test_an_env_command_masks_only_its_secret_assignments() -> None:
     target = resolve(None, command=["env", "HOME=/srv/run", "API_KEY=k", "server"])
 
     assert target.label == "env HOME=/srv/run 'API_KEY=${API_KEY}' server"
+
+
+# -- 6. the CLI's own inputs ---------------------------------------------------------
+
+DEMO = "littleghost_testing.demo_server:server"
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def one_line_error(code: int, out: str, err: str) -> str:
+    assert (code, out) == (2, ""), err
+    [line] = err.splitlines()
+    assert line.startswith("littleghost: error: ") and "Traceback" not in err
+    return line
+
+
+@pytest.mark.parametrize("where", ["--config", "--inputs", "call"])
+def test_deeply_nested_json_is_a_one_line_usage_error(
+    where: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"mcpServers": ' + DEEP + "}" if where == "--config" else DEEP)
+    argv = {
+        "--config": ["check", "--config", str(path), "--server", "x"],
+        "--inputs": ["check", DEMO, "--inputs", str(path)],
+        "call": ["call", DEMO, "order_status", '{"a": ' + DEEP + "}"],
+    }[where]
+
+    line = one_line_error(*run(capsys, *argv))
+
+    assert line.endswith("is nested too deeply to parse")
+
+
+@pytest.mark.parametrize("command", ["check", "call"])
+def test_a_header_value_with_a_line_break_is_refused_without_quoting_it(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [command, "http://127.0.0.1:9/mcp", *(["t", "{}"] if command == "call" else [])]
+    with environment(CLI_PASTED_TOKEN="sk-pasted-secret-value\n"):
+        line = one_line_error(
+            *run(capsys, *argv, "--header", "Authorization: Bearer ${CLI_PASTED_TOKEN}")
+        )
+
+    assert "--header Authorization: its value (after ${VAR} expansion) holds a line break" in line
+    assert "sk-pasted" not in line and "secret-value" not in line
+
+
+def test_a_shrink_budget_of_zero_is_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "check", DEMO, "--examples", "1", "--shrink-budget", "0", "--quiet"
+    )
+
+    assert code == 0, err
+    assert "passed" in out.splitlines()[-1]
+
+
+def test_unknown_tool_names_in_inputs_and_tool_timeouts_exit_2_with_close_matches(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    inputs = tmp_path / "inputs.json"
+    inputs.write_text(json.dumps({"order_stats": [{"order_id": "ORD-1"}], "nothing_like": []}))
+
+    line = one_line_error(
+        *run(
+            capsys,
+            "check",
+            DEMO,
+            "--inputs",
+            str(inputs),
+            "--tool-timeout",
+            "refund_qoute=5",
+            "--tool-timeout",
+            "order_status=5",
+        )
+    )
+
+    assert line == (
+        "littleghost: error: --inputs names tools the server does not list: "
+        "'order_stats' (did you mean 'order_status'?), 'nothing_like'; "
+        "--tool-timeout names tools the server does not list: "
+        "'refund_qoute' (did you mean 'refund_quote'?)"
+    )
+
+
+def test_from_target_refuses_inputs_for_unknown_tools() -> None:
+    fuzzed = from_target(demo_server, inputs={"order_stats": [{"order_id": "ORD-1"}]})
+    with pytest.raises(TargetError) as raised:
+        fuzzed.parametrize()
+
+    assert "from_target(inputs=...) names tools the server does not list" in str(raised.value)
+    assert "'order_stats' (did you mean 'order_status'?)" in str(raised.value)
+
+
+def test_a_config_entry_with_both_command_and_url_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    entry = {"command": "server", "url": "http://127.0.0.1:9/mcp"}
+    config.write_text(json.dumps({"mcpServers": {"notes": entry}}))
+
+    line = one_line_error(*run(capsys, "check", "--config", str(config), "--server", "notes"))
+
+    assert line.endswith("has both 'command' and 'url': keep the one to connect to")
+
+
+def test_url_userinfo_and_an_authorization_header_together_are_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    line = one_line_error(
+        *run(
+            capsys,
+            "check",
+            "http://user:hunter2@127.0.0.1:9/mcp",
+            "--header",
+            "Authorization: Bearer sk-explicit",
+        )
+    )
+
+    assert "user:password and an Authorization header both authenticate" in line
+    assert "hunter2" not in line and "sk-explicit" not in line
+
+
+@pytest.mark.parametrize("option", ["--config", "--inputs"])
+def test_a_fifo_is_refused_instead_of_blocking(
+    option: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    argv = (
+        ["--config", str(fifo), "--server", "x"]
+        if option == "--config"
+        else [DEMO, option, str(fifo)]
+    )
+
+    line = one_line_error(*run(capsys, "check", *argv))
+
+    assert line.endswith(f"{fifo} is not a regular file")
