@@ -15,7 +15,7 @@ from littleghost_testing.cli._text import command_line, json_text, visible
 def test_a_url_label_drops_userinfo_and_query_and_headers_become_references() -> None:
     target = resolve(
         "https://user:pw@mcp.example.com:8443/mcp?key=abc",
-        headers={"Authorization": "Bearer ${API_TOKEN}", "X-Api-Key": "literal-secret"},
+        headers={"X-Auth": "Bearer ${API_TOKEN}", "X-Api-Key": "literal-secret"},
     )
     assert target.label == "https://mcp.example.com:8443/mcp"
     assert target.kind == "http"
@@ -24,7 +24,7 @@ def test_a_url_label_drops_userinfo_and_query_and_headers_become_references() ->
         "lookup",
         "{}",
         "--header",
-        "Authorization: Bearer ${API_TOKEN}",
+        "X-Auth: Bearer ${API_TOKEN}",
         "--header",
         "X-Api-Key: ${X_API_KEY}",
     ]
