@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from functools import partial
 from typing import Any
 
@@ -147,6 +147,8 @@ class _ToolRun:
             if _has_invalid_objects(self.schema):
                 self._explore("invalid", self._invalid_probes())
             self._shrink_all()
+        except _Stop:
+            pass  # the call in flight was cancelled: the report holds what came before it
         finally:
             if self.stop_reason is not None:
                 self._note(f"stopped early: {self.stop_reason}")
@@ -255,7 +257,11 @@ class _ToolRun:
             return
         probe, key, answer = self.in_flight
         self.in_flight = None
-        outcome = answer.result()
+        try:
+            outcome = answer.result()
+        except CancelledError:  # the caller cancelled it (Ctrl-C): no answer, no finding
+            self.stop_reason = self.stop_reason or "interrupted"
+            raise _Stop from None
         self.cache[key] = outcome
         self._record(probe, outcome)
 

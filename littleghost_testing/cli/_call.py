@@ -24,6 +24,7 @@ from littleghost.mcp._failures import translate, translate_mcp_error
 
 from .._targets import Target, TargetError
 from ._connect import ServerLog, connection_failure, target_of
+from ._stdout import reader_may_leave
 from ._text import json_text, visible
 
 __all__ = ["EXIT_ANSWERED", "EXIT_ERROR", "EXIT_OK", "call"]
@@ -54,7 +55,8 @@ def call(args: argparse.Namespace, command: list[str]) -> int:
             for line in log.tail():
                 print(f"  server stderr: {visible(line)}", file=sys.stderr)
         return _error(answer)
-    print(json_text(answer, indent=2))
+    with reader_may_leave():
+        print(json_text(answer, indent=2))
     return code
 
 

@@ -24,6 +24,7 @@ from ._options import UsageError, parse
 from ._output import reproduce, write_json, write_junit, write_plan, write_table
 from ._progress import Progress
 from ._run import Checker, ConnectionFailed
+from ._stdout import reader_may_leave
 from ._text import visible
 
 __all__ = ["main"]
@@ -82,9 +83,10 @@ def _check(args: Any, command: list[str]) -> int:
         checker.close()
         if log is not None:
             log.close()
-    write_table(report, sys.stdout, reproduce_line, verbose=args.verbose)
-    if log is not None and not log.empty():
-        print(f"server stderr: {log.path}")
+    with reader_may_leave():
+        write_table(report, sys.stdout, reproduce_line, verbose=args.verbose)
+        if log is not None and not log.empty():
+            print(f"server stderr: {log.path}")
     try:
         if args.json is not None:
             write_json(report, args.json)

@@ -7,6 +7,7 @@ import json
 import os
 import pty
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from servers.cli_harness import (
     FAST,
     HERE,
     SUBPROCESS_TIMEOUT,
+    cli_process,
     environment,
     reproduce_lines,
     run,
@@ -296,3 +298,131 @@ def test_a_fifo_is_refused_instead_of_blocking(
     line = one_line_error(*run(capsys, "check", *argv))
 
     assert line.endswith(f"{fifo} is not a regular file")
+
+
+# -- 7. stopping ---------------------------------------------------------------------
+
+STOPPING_SERVER = ["--", sys.executable, str(HERE / "servers" / "cli_stopping_server.py")]
+
+
+def events_of(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_ctrl_c_cancels_the_calls_in_flight_and_reports_at_once(tmp_path: Path) -> None:
+    events, report = tmp_path / "events.txt", tmp_path / "r.json"
+    process = cli_process(
+        "check",
+        "--timeout",
+        "120",
+        "--include",
+        "hang",
+        "--env",
+        f"CLI_EVENTS_FILE={events}",
+        "--json",
+        str(report),
+        *STOPPING_SERVER,
+    )
+    wait_for(lambda: "hang called" in events_of(events), "the first call")
+
+    process.send_signal(signal.SIGINT)
+    interrupted = time.monotonic()
+    out, err = process.communicate(timeout=SUBPROCESS_TIMEOUT)
+    took = time.monotonic() - interrupted
+
+    assert process.returncode == 130, err
+    assert took < 10, f"{took:.1f} s after Ctrl-C"  # not the 120 s --timeout
+    assert "Traceback" not in err
+    assert "interrupted: cancelling the calls in flight" in err
+    assert "(interrupted: partial results)" in out
+    data = json.loads(report.read_text())
+    assert data["interrupted"] is True
+    [hang] = [tool for tool in data["tools"] if tool["name"] == "hang"]
+    kinds = {group["kind"] for group in hang["findings"]}
+    assert kinds <= {"unexercised"}, kinds  # a cancelled call is no timeout, no crash
+    # The server heard of it: notifications/cancelled interrupted the handler.
+    wait_for(lambda: "hang cancelled" in events_of(events), "the server's cancellation")
+
+
+def test_a_second_ctrl_c_exits_at_once(tmp_path: Path) -> None:
+    events = tmp_path / "events.txt"
+    process = cli_process(
+        "check",
+        "--timeout",
+        "120",
+        "--include",
+        "a_stuck",
+        "--env",
+        f"CLI_EVENTS_FILE={events}",
+        "--env",
+        "CLI_STUCK_SECONDS=120",
+        *STOPPING_SERVER,
+    )
+    wait_for(lambda: "a_stuck called" in events_of(events), "the first call")
+
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    interrupted = time.monotonic()
+    _, err = process.communicate(timeout=SUBPROCESS_TIMEOUT)
+
+    assert process.returncode == 130, err
+    assert time.monotonic() - interrupted < 10
+    assert "Traceback" not in err
+
+
+def test_after_a_timeout_the_next_tool_gets_a_fresh_connection(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    events, report = tmp_path / "events.txt", tmp_path / "r.json"
+    code, out, err = run(
+        capsys,
+        "check",
+        "--timeout",
+        "30",  # connecting: a loaded machine starts Python slowly
+        "--tool-timeout",
+        "a_stuck=1",
+        "--tool-timeout",
+        "echo=5",
+        "--include",
+        "a_stuck",
+        "--include",
+        "echo",
+        "--env",
+        f"CLI_EVENTS_FILE={events}",
+        "--env",
+        "CLI_STUCK_SECONDS=120",
+        "--json",
+        str(report),
+        *FAST,
+        *STOPPING_SERVER,
+    )
+
+    tools = {tool["name"]: tool for tool in json.loads(report.read_text())["tools"]}
+    assert "timeout" in [group["kind"] for group in tools["a_stuck"]["findings"]]
+    # The stuck server no longer answers anything; a new one answers echo.
+    assert tools["echo"]["answers"]["success"] > 0, out + err
+    assert tools["echo"]["findings"] == []
+    assert code == 1
+
+
+def test_a_reader_that_leaves_early_ends_call_quietly() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "littleghost_testing.cli", "call", DEMO, "order_status", "{}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=HERE,
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # like `| head` that has read its lines
+    _, err = process.communicate(timeout=SUBPROCESS_TIMEOUT)
+
+    assert process.returncode in (0, 1), err
+    assert err == b""
