@@ -96,6 +96,7 @@ class OpenAIChatModel:
         check_model_requests_allowed(repr(self))
         body = json.dumps(self.payload(request), ensure_ascii=False).encode()
         failure: str | None = None
+        status, raw = 0, b""
         try:
             with anyio.fail_after(self.timeout):
                 status, raw = await self._post(body)
