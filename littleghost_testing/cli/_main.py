@@ -40,16 +40,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, command = parse(list(sys.argv[1:] if argv is None else argv))
     except UsageError as error:
         return _error(str(error))
-    if args.command == "call":
-        with _sdk_logs_silenced():
-            return call(args, command)
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C stops a run cleanly even where the shell started us with SIGINT ignored.
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with _sdk_logs_silenced():
-            return _check(args, command)
-    except KeyboardInterrupt:  # before the run started: nothing to report
+            return call(args, command) if args.command == "call" else _check(args, command)
+    except KeyboardInterrupt:  # a call, or a check before its run: nothing to report
         print("littleghost: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
 

@@ -210,7 +210,7 @@ def _call(commands: Any) -> argparse.ArgumentParser:
         description="Call one tool of an MCP server once with INPUT exactly as given (no "
         "validation) and print the raw result as JSON. Running it is your consent to that "
         "call, whatever the tool's annotations. Exit 0 success, 1 an error answer, 2 a usage "
-        "or connection error.",
+        "or connection error, 130 interrupted (Ctrl-C cancels the call).",
         epilog="example: littleghost call https://mcp.example.com/mcp lookup '{\"id\": 1}'",
     )
     call.add_argument("words", nargs="+", metavar="[TARGET] TOOL INPUT")

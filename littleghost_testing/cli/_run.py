@@ -80,13 +80,17 @@ class _Calls:
     def __init__(self, portal: BlockingPortal) -> None:
         self._portal = portal
         self._in_flight: set[Future[Any]] = set()
+        self._cancelled = False
         self._lock = threading.Lock()
 
     def start_task_soon(self, func: Callable[[], Awaitable[Any]]) -> Future[Any]:
         future = self._portal.start_task_soon(func)
         with self._lock:
             self._in_flight.add(future)
+            cancelled = self._cancelled  # Ctrl-C came as the engine decided to call
         future.add_done_callback(self._done)
+        if cancelled:
+            future.cancel()
         return future
 
     def _done(self, future: Future[Any]) -> None:
@@ -94,7 +98,9 @@ class _Calls:
             self._in_flight.discard(future)
 
     def cancel(self) -> None:
+        """Cancel the calls in flight, and any started from now on."""
         with self._lock:
+            self._cancelled = True
             in_flight = list(self._in_flight)
         for future in in_flight:
             future.cancel()

@@ -426,3 +426,27 @@ def test_a_reader_that_leaves_early_ends_call_quietly() -> None:
 
     assert process.returncode in (0, 1), err
     assert err == b""
+
+
+def test_ctrl_c_cancels_a_call_and_exits_130(tmp_path: Path) -> None:
+    events = tmp_path / "events.txt"
+    process = cli_process(
+        "call",
+        "hang",
+        '{"word": "x"}',
+        "--timeout",
+        "120",
+        "--env",
+        f"CLI_EVENTS_FILE={events}",
+        *STOPPING_SERVER,
+    )
+    wait_for(lambda: "hang called" in events_of(events), "the call")
+
+    process.send_signal(signal.SIGINT)
+    interrupted = time.monotonic()
+    out, err = process.communicate(timeout=SUBPROCESS_TIMEOUT)
+
+    assert process.returncode == 130, err
+    assert time.monotonic() - interrupted < 10
+    assert (out, err) == ("", "littleghost: interrupted\n")
+    wait_for(lambda: "hang cancelled" in events_of(events), "the server's cancellation")
