@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -305,6 +306,17 @@ def test_a_fifo_is_refused_instead_of_blocking(
 STOPPING_SERVER = ["--", sys.executable, str(HERE / "servers" / "cli_stopping_server.py")]
 
 
+@pytest.fixture
+def started() -> Iterator[list[subprocess.Popen[str]]]:
+    """The ``littleghost`` processes a test starts, killed if a failed test left them running."""
+    processes: list[subprocess.Popen[str]] = []
+    yield processes
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
 def events_of(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
@@ -316,7 +328,9 @@ def wait_for(condition, what: str) -> None:
         time.sleep(0.05)
 
 
-def test_ctrl_c_cancels_the_calls_in_flight_and_reports_at_once(tmp_path: Path) -> None:
+def test_ctrl_c_cancels_the_calls_in_flight_and_reports_at_once(
+    tmp_path: Path, started: list[subprocess.Popen[str]]
+) -> None:
     events, report = tmp_path / "events.txt", tmp_path / "r.json"
     process = cli_process(
         "check",
@@ -330,6 +344,7 @@ def test_ctrl_c_cancels_the_calls_in_flight_and_reports_at_once(tmp_path: Path) 
         str(report),
         *STOPPING_SERVER,
     )
+    started.append(process)
     wait_for(lambda: "hang called" in events_of(events), "the first call")
 
     process.send_signal(signal.SIGINT)
@@ -338,7 +353,7 @@ def test_ctrl_c_cancels_the_calls_in_flight_and_reports_at_once(tmp_path: Path) 
     took = time.monotonic() - interrupted
 
     assert process.returncode == 130, err
-    assert took < 10, f"{took:.1f} s after Ctrl-C"  # not the 120 s --timeout
+    assert took < 20, f"{took:.1f} s after Ctrl-C"  # not the 120 s --timeout (slow CI margin)
     assert "Traceback" not in err
     assert "interrupted: cancelling the calls in flight" in err
     assert "(interrupted: partial results)" in out
@@ -351,7 +366,9 @@ def test_ctrl_c_cancels_the_calls_in_flight_and_reports_at_once(tmp_path: Path) 
     wait_for(lambda: "hang cancelled" in events_of(events), "the server's cancellation")
 
 
-def test_a_second_ctrl_c_exits_at_once(tmp_path: Path) -> None:
+def test_a_second_ctrl_c_exits_at_once(
+    tmp_path: Path, started: list[subprocess.Popen[str]]
+) -> None:
     events = tmp_path / "events.txt"
     process = cli_process(
         "check",
@@ -365,6 +382,7 @@ def test_a_second_ctrl_c_exits_at_once(tmp_path: Path) -> None:
         "CLI_STUCK_SECONDS=120",
         *STOPPING_SERVER,
     )
+    started.append(process)
     wait_for(lambda: "a_stuck called" in events_of(events), "the first call")
 
     process.send_signal(signal.SIGINT)
@@ -374,7 +392,7 @@ def test_a_second_ctrl_c_exits_at_once(tmp_path: Path) -> None:
     _, err = process.communicate(timeout=SUBPROCESS_TIMEOUT)
 
     assert process.returncode == 130, err
-    assert time.monotonic() - interrupted < 10
+    assert time.monotonic() - interrupted < 20  # not the 120 s --timeout
     assert "Traceback" not in err
 
 
@@ -428,7 +446,9 @@ def test_a_reader_that_leaves_early_ends_call_quietly() -> None:
     assert err == b""
 
 
-def test_ctrl_c_cancels_a_call_and_exits_130(tmp_path: Path) -> None:
+def test_ctrl_c_cancels_a_call_and_exits_130(
+    tmp_path: Path, started: list[subprocess.Popen[str]]
+) -> None:
     events = tmp_path / "events.txt"
     process = cli_process(
         "call",
@@ -440,6 +460,7 @@ def test_ctrl_c_cancels_a_call_and_exits_130(tmp_path: Path) -> None:
         f"CLI_EVENTS_FILE={events}",
         *STOPPING_SERVER,
     )
+    started.append(process)
     wait_for(lambda: "hang called" in events_of(events), "the call")
 
     process.send_signal(signal.SIGINT)
@@ -447,6 +468,6 @@ def test_ctrl_c_cancels_a_call_and_exits_130(tmp_path: Path) -> None:
     out, err = process.communicate(timeout=SUBPROCESS_TIMEOUT)
 
     assert process.returncode == 130, err
-    assert time.monotonic() - interrupted < 10
+    assert time.monotonic() - interrupted < 20  # not the 120 s --timeout
     assert (out, err) == ("", "littleghost: interrupted\n")
     wait_for(lambda: "hang cancelled" in events_of(events), "the server's cancellation")
