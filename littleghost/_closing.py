@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 import anyio
 import anyio.lowlevel
 
+from . import instrumentation
 from ._errors import CleanupError, ConfigurationError
 
 __all__ = [
@@ -20,6 +23,8 @@ __all__ = [
     "close_resource",
     "closer",
 ]
+
+_logger = logging.getLogger("littleghost")
 
 
 def closer(resource: object) -> Callable[[], object] | None:
@@ -94,7 +99,7 @@ async def close_all(
             interrupt = error
     if interrupt is not None:
         if failures:
-            interrupt.add_note(str(CleanupError.from_failures(what, failures)))
+            _attach(interrupt, CleanupError.from_failures(what, failures))
         raise interrupt
     if failures:
         raise CleanupError.from_failures(what, failures)
@@ -113,3 +118,24 @@ async def close_after(exc: BaseException | None, close: Callable[[], Awaitable[N
         if exc is None:
             raise
         exc.add_note(f"While closing: {error}")
+        if isinstance(exc, anyio.get_cancelled_exc_class()):
+            _report_lost(error)
+
+
+def _attach(interrupt: BaseException, failure: CleanupError) -> None:
+    """Note ``failure`` on the propagating ``interrupt``; for a cancellation, report it too.
+
+    The cancel scope that fired catches its cancellation, notes and all, so a
+    close failure riding on one would vanish: it is also logged (logger
+    ``littleghost``, warning) and emitted as a ``cleanup`` event.
+    """
+    interrupt.add_note(str(failure))
+    if isinstance(interrupt, anyio.get_cancelled_exc_class()):
+        _report_lost(failure)
+
+
+def _report_lost(failure: Exception) -> None:
+    _logger.warning("closing during a cancellation failed: %s", failure)
+    # ``measure`` decides the event's outcome and honours record_exception_messages.
+    with contextlib.suppress(type(failure)), instrumentation.measure("cleanup"):
+        raise failure

@@ -295,6 +295,16 @@ class _Connection:
                 f"cannot discover the tools of {connector.label}: {_describe(error)}"
             ) from None
         self.planned = plan([cls(binding) for cls in classes], options)
+        unknown = options.unknown_tools(
+            {tool.name for tool in self.planned},
+            {
+                "inputs": "from_target(inputs=...)",
+                "tool_timeouts": "from_target(tool_timeouts=...)",
+            },
+        )
+        if unknown is not None:
+            self.close()
+            raise TargetError(f"{connector.label}: {unknown}")
 
     def fuzz(self, name: str) -> ToolReport:
         [tool] = [tool for tool in self.planned if tool.name == name]

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shlex
+import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from mcp.server.mcpserver import MCPServer
 
 import littleghost.mcp
 
+from ._engine import find_credential
 from .fake_server import FakeMCPServer
 
 __all__ = [
@@ -49,6 +51,15 @@ _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+# Env variables whose name says they hold a secret; their values are never shown.
+_SECRET_NAME = re.compile(
+    r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|SIGNATURE|DSN",
+    re.IGNORECASE,
+)
+# A value shaped like a credential: one long word of letters and digits mixed.
+_CREDENTIAL_LIKE = re.compile(r"(?=[^/\s]*\d)(?=[^/\s]*[A-Za-z])[A-Za-z0-9_\-+=.~:]{20,}")
+# What an HTTP header value cannot hold (RFC 9110 allows tab among the controls).
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 REFUSED_STATUSES = (401, 403)
 #: A config file larger than this is not an MCP client's config.
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -174,6 +185,8 @@ def from_config(
     path = Path(path)
     entry = _config_entry(path, server_name)
     where = f"server {server_name!r} in {path}"
+    if "command" in entry and "url" in entry:
+        raise TargetError(f"{where} has both 'command' and 'url': keep the one to connect to")
     if "command" in entry:
         command = [_string(entry["command"], f"command of {where}")]
         command += [_string(arg, f"args of {where}") for arg in _list(entry.get("args", []), where)]
@@ -211,8 +224,8 @@ def _stdio(
             raise TargetError(f"--env takes KEY=VALUE with KEY a variable name, got {key!r}")
     shown = _masked_command(command)
     options: list[str] = []
-    for key in env:
-        options += ["--env", f"{key}=${{{key}}}"]
+    for key, value in env.items():
+        options += ["--env", f"{key}={_env_shown(key, value)}"]
     if cwd is not None:
         options += ["--cwd", str(cwd)]
 
@@ -227,15 +240,36 @@ def _stdio(
     return Target(label, "stdio", None, tuple(options), tuple(shown), connect)
 
 
+def _env_shown(key: str, value: str) -> str:
+    """An env value as a command line shows it: itself, unless it may be a secret.
+
+    A value written with ``${VAR}`` is shown as written; one whose name or
+    text looks like a credential becomes ``${KEY}``. Any other value (a
+    ``HOME``, a ``PATH``) is shown, so that a pasted command runs the server
+    as it ran, not against the user's own ``HOME``.
+    """
+    if _REFERENCE.search(value) or not _looks_secret(key, value):
+        return value
+    return f"${{{key}}}"
+
+
+def _looks_secret(key: str, value: str) -> bool:
+    return bool(
+        _SECRET_NAME.search(key)
+        or _CREDENTIAL_LIKE.fullmatch(value)
+        or find_credential(value) is not None
+    )
+
+
 def _masked_command(command: list[str]) -> list[str]:
-    """``env [-i] K=V cmd``: each ``V`` becomes ``${K}`` (the values are secrets)."""
+    """``env [-i] K=V cmd``: each ``V`` that may be a secret becomes ``${K}``."""
     if Path(command[0]).name != "env":
         return list(command)
     shown = [command[0]]
     for index, word in enumerate(command[1:], start=1):
-        key, equals, _ = word.partition("=")
+        key, equals, value = word.partition("=")
         if equals and _ENV_NAME.fullmatch(key):
-            shown.append(f"{key}=${{{key}}}")
+            shown.append(f"{key}={_env_shown(key, value)}")
         elif word.startswith("-"):
             shown.append(word)  # env's own options (-i, -u NAME) come before the command
         else:
@@ -247,6 +281,11 @@ def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Targ
     parts = urlsplit(url)
     if not parts.hostname:
         raise TargetError(f"{url!r} is not a valid URL")
+    if parts.username is not None and any(name.lower() == "authorization" for name in headers):
+        # httpx would send the URL's user and password, silently replacing the header.
+        raise TargetError(
+            "the URL's user:password and an Authorization header both authenticate: give one"
+        )
     options: list[str] = []
     for name, value in headers.items():
         if not _HEADER_NAME.fullmatch(name):
@@ -259,10 +298,7 @@ def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Targ
     label = urlunsplit((parts.scheme, host, parts.path, "", ""))
 
     def connect(errlog: TextIO | None, refusal: _Refusal) -> mcp.Client:
-        expanded = {
-            name: expand(value, environ, where=f"--header {name}")
-            for name, value in headers.items()
-        }
+        expanded = {name: _header_value(name, value, environ) for name, value in headers.items()}
         endpoint = expand(url, environ, where="the URL")
 
         def note(response: Any) -> None:
@@ -272,6 +308,18 @@ def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Targ
         return littleghost.mcp.client(endpoint, headers=expanded, on_response=note)
 
     return Target(label, "http", _url_shown(url), tuple(options), (), connect)
+
+
+def _header_value(name: str, value: str, environ: Mapping[str, str]) -> str:
+    """``value`` expanded; a line break or control character in it (often the end of a
+    pasted token) is an error that names the header, never the value: it is a secret."""
+    expanded = expand(value, environ, where=f"--header {name}")
+    if _CONTROL.search(expanded):
+        raise TargetError(
+            f"--header {name}: its value (after ${{VAR}} expansion) holds a line break "
+            "or another control character"
+        )
+    return expanded
 
 
 def _url_shown(url: str) -> str:
@@ -332,6 +380,8 @@ def read_json(path: Path, max_bytes: int, label: str) -> Any:
     """The JSON value in the file at ``path``, at most ``max_bytes`` long; ``label`` names
     the file in the ``TargetError`` that says why it cannot be used."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO with no writer blocks forever
+            raise TargetError(f"{label} is not a regular file")
         with path.open("rb") as file:
             raw = file.read(max_bytes + 1)
     except OSError as error:
@@ -340,6 +390,8 @@ def read_json(path: Path, max_bytes: int, label: str) -> Any:
         raise TargetError(f"{label} is larger than {max_bytes} bytes")
     try:
         return json.loads(raw)
+    except RecursionError:
+        raise TargetError(f"{label} is nested too deeply to parse") from None
     except ValueError as error:
         raise TargetError(f"{label} is not valid JSON: {error}") from None
 

@@ -32,6 +32,10 @@ DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 # How much of an error body an exception quotes: enough to read, never a flood.
 _EXCERPT_CHARS = 300
+# Any run of this many characters of the API key in an error text is redacted: a
+# server may echo the key whole, cut, or with its line breaks escaped.
+_KEY_FRAGMENT_CHARS = 8
+_REDACTED = "[redacted]"
 
 
 class OpenAIChatModel:
@@ -91,18 +95,28 @@ class OpenAIChatModel:
         """Send the conversation and the tool specifications; map the answer back."""
         check_model_requests_allowed(repr(self))
         body = json.dumps(self.payload(request), ensure_ascii=False).encode()
+        failure: str | None = None
+        status, raw = 0, b""
         try:
             with anyio.fail_after(self.timeout):
                 status, raw = await self._post(body)
         except TimeoutError:
-            raise ProviderError(
-                f"{self!r} did not answer within {self.timeout:g} s (OpenAIChatModel timeout)"
-            ) from None
+            failure = f"did not answer within {self.timeout:g} s (OpenAIChatModel timeout)"
         except httpx.HTTPError as error:
-            raise ProviderError(f"{self!r} could not be reached: {type(error).__name__}") from error
-        if status >= 400:
-            raise ProviderError(f"{self!r} answered HTTP {status}: {_error_excerpt(raw)}")
+            # httpx quotes a header it refused, the key included: only a redacted copy
+            # of its message is kept, and it is raised outside the handler so that
+            # neither __cause__ nor __context__ carries the original.
+            failure = f"could not be reached: {type(error).__name__}: {_cut(str(error))}"
+        if failure is None and not 200 <= status < 300:
+            # httpx follows no redirects: a 3xx, even with a JSON body, is not the answer.
+            failure = f"answered HTTP {status}: {_error_excerpt(raw)}"
+        if failure is not None:
+            raise ProviderError(f"{self!r} {self._redacted(failure)}")
         return parse_response(raw)
+
+    def _redacted(self, text: str) -> str:
+        """``text`` without the API key or any run of its characters a server echoed."""
+        return _redact_secret(text, self._api_key) if self._api_key else text
 
     def payload(self, request: ModelRequest) -> dict[str, Any]:
         """The Chat Completions request body for ``request``."""
@@ -140,6 +154,26 @@ class OpenAIChatModel:
                     )
                 chunks.append(chunk)
             return answer.status_code, b"".join(chunks)
+
+
+def _redact_secret(text: str, secret: str) -> str:
+    """``text`` with ``secret``, and every run of ``_KEY_FRAGMENT_CHARS`` of its characters
+    (raw or escaped as ``repr`` and JSON write them), replaced by ``[redacted]``."""
+    forms = {secret, repr(secret)[1:-1], json.dumps(secret)[1:-1]}
+    width = min(_KEY_FRAGMENT_CHARS, *(len(form) for form in forms))
+    fragments = {form[start : start + width] for form in forms for start in range(len(form))}
+    fragments = {fragment for fragment in fragments if len(fragment) == width}
+    hidden = [False] * len(text)
+    for start in range(len(text) - width + 1):
+        if text[start : start + width] in fragments:
+            hidden[start : start + width] = [True] * width
+    parts: list[str] = []
+    for index, character in enumerate(text):
+        if not hidden[index]:
+            parts.append(character)
+        elif index == 0 or not hidden[index - 1]:
+            parts.append(_REDACTED)
+    return "".join(parts)
 
 
 def _public(url: str) -> str:
@@ -248,5 +282,8 @@ def _error_excerpt(raw: bytes) -> str:
         text = error["message"] if isinstance(error, dict) else error
     except (ValueError, RecursionError, KeyError, TypeError):
         pass
-    text = str(text)
+    return _cut(str(text))
+
+
+def _cut(text: str) -> str:
     return text if len(text) <= _EXCERPT_CHARS else text[:_EXCERPT_CHARS] + "..."

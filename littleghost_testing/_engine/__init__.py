@@ -18,7 +18,7 @@ from ._findings import (
     describe,
     show,
 )
-from ._leaks import Leak, find_leak, leaked_detail
+from ._leaks import Leak, find_credential, find_leak, leaked_detail, redact
 from ._options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
 from ._planning import PlannedTool, annotations_of, plan, server_name, task_support
 from ._tool_run import NOT_SHRUNK, fuzz_tool
@@ -39,10 +39,12 @@ __all__ = [
     "TransportFaults",
     "annotations_of",
     "describe",
+    "find_credential",
     "find_leak",
     "fuzz_tool",
     "leaked_detail",
     "plan",
+    "redact",
     "server_name",
     "show",
     "task_support",

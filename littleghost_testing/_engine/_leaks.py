@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["MAX_SCANNED_CHARS", "Leak", "find_leak", "leaked_detail"]
+__all__ = ["MAX_SCANNED_CHARS", "Leak", "find_credential", "find_leak", "leaked_detail", "redact"]
 
 MAX_SCANNED_CHARS = 64 * 1024
 """Only the first 64 KiB of an error text are scanned: enough for any traceback's head."""
@@ -75,12 +75,25 @@ def find_leak(text: str) -> Leak | None:
         if match is not None:
             found = match.group()
             return Leak(what, found, found[:_SHOWN_CHARS])
+    return find_credential(head)
+
+
+def find_credential(text: str) -> Leak | None:
+    """The first credential in ``text`` (a password, a token, a URL's userinfo), or ``None``."""
+    head = text[:MAX_SCANNED_CHARS]
     for what, pattern in _CREDENTIALS:
         match = pattern.search(head)
         if match is not None:
             found = match.group()
             return Leak(what, found, _redacted(found))
     return None
+
+
+def redact(text: str) -> str:
+    """``text`` with every credential ``find_credential`` knows cut to its first characters."""
+    for _, pattern in _CREDENTIALS:
+        text = pattern.sub(lambda match: _redacted(match.group()), text)
+    return text
 
 
 def leaked_detail(text: str) -> str | None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -16,6 +17,9 @@ DEFAULT_TIMEOUT = 10.0
 
 DEFAULT_SHRINK_BUDGET = 10.0
 """Seconds per tool that shrinking findings may spend calling the server."""
+
+_NAMED = 5
+"""Unknown tool names an error names one by one; it counts the rest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,22 @@ class FuzzOptions:
         """Seconds one call of the server's tool ``name`` may take."""
         return self.tool_timeouts.get(name, self.timeout)
 
+    def unknown_tools(self, names: Collection[str], labels: Mapping[str, str]) -> str | None:
+        """One line naming each tool ``inputs`` or ``tool_timeouts`` gives that is not among
+        ``names`` (a typo would silently drop the user's inputs), with close matches.
+
+        ``labels`` names the two options as the user wrote them (``--inputs``).
+        """
+        parts = []
+        for option in ("inputs", "tool_timeouts"):
+            unknown = [name for name in getattr(self, option) if name not in names]
+            if unknown:
+                shown = ", ".join(_with_close_match(name, names) for name in unknown[:_NAMED])
+                if len(unknown) > _NAMED:
+                    shown += f" and {len(unknown) - _NAMED} more"
+                parts.append(f"{labels[option]} names tools the server does not list: {shown}")
+        return "; ".join(parts) or None
+
     def summary(self) -> dict[str, Any]:
         """The options as JSON for reports (inputs are counted, not copied)."""
         return {
@@ -105,3 +125,8 @@ def _seconds(name: str, value: Any, *, zero: bool = False) -> None:
         raise TypeError(f"{name} must be a number of seconds, not {value!r}")
     if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
         raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
+
+
+def _with_close_match(name: str, names: Collection[str]) -> str:
+    close = difflib.get_close_matches(name, list(names), n=1)
+    return f"{name!r} (did you mean {close[0]!r}?)" if close else repr(name)

@@ -20,7 +20,7 @@ import itertools
 import json
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from functools import partial
 from typing import Any
 
@@ -166,6 +166,8 @@ class _ToolRun:
                 self._generating(lambda: self._explore("invalid", invalid_inputs, _invalid_probe))
                 self._settle()
             self._shrink_all()
+        except _Stop:
+            pass  # the call in flight was cancelled: the report holds what came before it
         finally:
             if self.stop_reason is not None:
                 self._note(f"stopped early: {self.stop_reason}")
@@ -338,7 +340,11 @@ class _ToolRun:
             return
         probe, key, answer = self.in_flight
         self.in_flight = None
-        outcome = answer.result()
+        try:
+            outcome = answer.result()
+        except CancelledError:  # the caller cancelled it (Ctrl-C): no answer, no finding
+            self.stop_reason = self.stop_reason or "interrupted"
+            raise _Stop from None
         self.cache[key] = outcome
         self._record(probe, outcome)
 

@@ -24,7 +24,8 @@ from littleghost.mcp import JSONRPCError, translate_error
 
 from .._targets import Target, TargetError
 from ._connect import ServerLog, connection_failure, target_of
-from ._text import json_text
+from ._stdout import reader_may_leave
+from ._text import json_text, visible
 
 __all__ = ["EXIT_ANSWERED", "EXIT_ERROR", "EXIT_OK", "call"]
 
@@ -52,9 +53,10 @@ def call(args: argparse.Namespace, command: list[str]) -> int:
     if isinstance(answer, str):
         if log is not None:
             for line in log.tail():
-                print(f"  server stderr: {line}", file=sys.stderr)
+                print(f"  server stderr: {visible(line)}", file=sys.stderr)
         return _error(answer)
-    print(json_text(answer, indent=2))
+    with reader_may_leave():
+        print(json_text(answer, indent=2))
     return code
 
 
@@ -68,6 +70,8 @@ def _words(args: argparse.Namespace, command: list[str]) -> tuple[str | None, st
     *target, tool, text = words
     try:
         arguments = json.loads(text)
+    except RecursionError:
+        raise CallUsageError("INPUT is nested too deeply to parse") from None
     except ValueError as error:
         raise CallUsageError(f"INPUT is not JSON: {error}") from None
     if not isinstance(arguments, dict):
@@ -130,5 +134,5 @@ async def _send(client: mcp.Client, tool: str, arguments: dict[str, Any]) -> dic
 
 
 def _error(message: str) -> int:
-    print(f"littleghost: error: {message}", file=sys.stderr)
+    print(f"littleghost: error: {visible(message)}", file=sys.stderr)
     return EXIT_ERROR

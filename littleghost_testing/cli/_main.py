@@ -37,6 +37,8 @@ from ._options import UsageError, parse
 from ._output import reproduce, write_json, write_junit, write_plan, write_table
 from ._progress import Progress
 from ._run import Checker, ConnectionFailed
+from ._stdout import reader_may_leave
+from ._text import visible
 
 __all__ = ["main"]
 
@@ -51,21 +53,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, command = parse(list(sys.argv[1:] if argv is None else argv))
     except UsageError as error:
         return _error(str(error))
-    if args.command in _CATALOG_COMMANDS:
-        with _sdk_logs_silenced():
-            return _CATALOG_COMMANDS[args.command](args, command)
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C stops a run cleanly even where the shell started us with SIGINT ignored.
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with _sdk_logs_silenced():
-            return _check(args, command)
-    except KeyboardInterrupt:  # before the run started: nothing to report
+            return _COMMANDS.get(args.command, _check)(args, command)
+    except KeyboardInterrupt:  # a call, or a check before its run: nothing to report
         print("littleghost: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-
-
-_CATALOG_COMMANDS = {"call": call, "lock": lock, "diff": diff, "lint": lint}
 
 
 def _check(args: Any, command: list[str]) -> int:
@@ -79,12 +75,9 @@ def _check(args: Any, command: list[str]) -> int:
     checker = Checker(target, options, workers=args.workers, max_time=args.max_time, log=log)
     try:
         try:
-            planned = checker.discover()
+            planned = _discover(checker, options, log)
             catalog_failed = _catalog_checks(args, planned)
-        except ConnectionFailed as failure:
-            _show_tail(log)
-            return _error(str(failure))
-        except TargetError as error:
+        except (ConnectionFailed, TargetError, UsageError) as error:
             return _error(str(error))
         reproduce_line = reproduce(target.connect_words)
         if planned is not None and args.dry_run:
@@ -102,9 +95,10 @@ def _check(args: Any, command: list[str]) -> int:
         checker.close()
         if log is not None:
             log.close()
-    write_table(report, sys.stdout, reproduce_line, verbose=args.verbose)
-    if log is not None and not log.empty():
-        print(f"server stderr: {log.path}")
+    with reader_may_leave():
+        write_table(report, sys.stdout, reproduce_line, verbose=args.verbose)
+        if log is not None and not log.empty():
+            print(f"server stderr: {log.path}")
     try:
         if args.json is not None:
             write_json(report, args.json)
@@ -196,13 +190,34 @@ def _inputs(path: Path | None) -> dict[str, Any]:
     return data
 
 
+def _discover(
+    checker: Checker, options: FuzzOptions, log: ServerLog | None
+) -> list[PlannedTool] | None:
+    """The plan; a tool that ``--inputs`` or ``--tool-timeout`` names must be in it."""
+    try:
+        planned = checker.discover()
+    except ConnectionFailed:
+        _show_tail(log)
+        raise
+    if planned is not None:  # else the catalog is broken: there are no names to compare with
+        labels = {"inputs": "--inputs", "tool_timeouts": "--tool-timeout"}
+        unknown = options.unknown_tools({tool.name for tool in planned}, labels)
+        if unknown is not None:
+            raise UsageError(unknown)
+    return planned
+
+
 def _show_tail(log: ServerLog | None) -> None:
     if log is None:
         return
     for line in log.tail():
-        print(f"  server stderr: {line}", file=sys.stderr)
+        print(f"  server stderr: {visible(line)}", file=sys.stderr)
 
 
 def _error(message: str) -> int:
-    print(f"littleghost: error: {message}", file=sys.stderr)
+    print(f"littleghost: error: {visible(message)}", file=sys.stderr)
     return EXIT_ERROR
+
+
+# Commands other than ``check``, by name.
+_COMMANDS = {"call": call, "lock": lock, "diff": diff, "lint": lint}

@@ -52,23 +52,27 @@ class _Repeatable(argparse.Action):
         setattr(namespace, self.dest, [*items, values])
 
 
-def _positive_number(kind: Callable[[str], Any], expected: str) -> Callable[[str], Any]:
-    """An argparse type: ``kind(text)`` if it is a finite number above zero."""
+def _number(
+    kind: Callable[[str], Any], expected: str, *, zero: bool = False
+) -> Callable[[str], Any]:
+    """An argparse type: ``kind(text)`` if it is a finite number above zero (or zero)."""
 
     def parse(text: str) -> Any:
         try:
             value = kind(text)
         except ValueError:
-            value = 0
-        if not 0 < value < float("inf"):
+            value = -1
+        in_range = value >= 0 if zero else value > 0
+        if not in_range or not value < float("inf"):
             raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
         return value
 
     return parse
 
 
-positive = _positive_number(int, "a positive integer")
-seconds = _positive_number(float, "a positive number of seconds")
+positive = _number(int, "a positive integer")
+seconds = _number(float, "a positive number of seconds")
+seconds_or_zero = _number(float, "a number of seconds, 0 or more", zero=True)
 
 
 def _tool_timeout(text: str) -> tuple[str, float]:
@@ -183,7 +187,7 @@ def _check(commands: Any) -> argparse.ArgumentParser:
     time.add_argument("--max-failures", type=positive, metavar="N", help="stop after N violations")
     time.add_argument(
         "--shrink-budget",
-        type=seconds,
+        type=seconds_or_zero,
         default=DEFAULT_SHRINK_BUDGET,
         metavar="SECONDS",
         help=f"time to shrink the findings of one tool (default {DEFAULT_SHRINK_BUDGET:g})",
@@ -221,7 +225,7 @@ def _call(commands: Any) -> argparse.ArgumentParser:
         description="Call one tool of an MCP server once with INPUT exactly as given (no "
         "validation) and print the raw result as JSON. Running it is your consent to that "
         "call, whatever the tool's annotations. Exit 0 success, 1 an error answer, 2 a usage "
-        "or connection error.",
+        "or connection error, 130 interrupted (Ctrl-C cancels the call).",
         epilog="example: littleghost call https://mcp.example.com/mcp lookup '{\"id\": 1}'",
     )
     call.add_argument("words", nargs="+", metavar="[TARGET] TOOL INPUT")

@@ -45,10 +45,10 @@ def write_plan(target: str, planned: Sequence[PlannedTool], out: TextIO) -> None
     """``--dry-run``: each tool, its annotations, and whether it would be called."""
     out.write(f"plan for {target}: {sum(tool.called for tool in planned)} of ")
     out.write(f"{len(planned)} tools would be called\n")
-    width = max([len("tool"), *(len(tool.name) for tool in planned)])
+    width = max([len("tool"), *(len(visible(tool.name)) for tool in planned)])
     for tool in planned:
         verdict = "call" if tool.called else "skip"
-        out.write(f"{tool.name:<{width}}  {verdict}  {tool.reason}\n")
+        out.write(f"{visible(tool.name):<{width}}  {verdict}  {visible(tool.reason)}\n")
         if tool.annotations:
             out.write(f"{'':<{width}}        annotations: {json_text(tool.annotations)}\n")
 
@@ -57,19 +57,20 @@ def write_table(
     report: ServerReport, out: TextIO, reproduce_line: Reproduce, *, verbose: bool = False
 ) -> None:
     """One row per tool, then every distinct finding with its command, then a total."""
-    width = max([len("tool"), *(len(tool.name) for tool in report.tools)])
+    width = max([len("tool"), *(len(visible(tool.name)) for tool in report.tools)])
     out.write(
         f"{'tool':<{width}}  {'calls':>5}  {'ok/isError/rpc':>14}  "
         f"{'violations':>10}  {'warnings':>8}  {'time':>7}\n"
     )
     for tool in report.tools:
+        name = visible(tool.name)
         if not tool.called:
-            out.write(f"{tool.name:<{width}}  skipped: {tool.reason}\n")
+            out.write(f"{name:<{width}}  skipped: {visible(tool.reason)}\n")
             continue
         answers = tool.answers
         counts = f"{answers.success}/{answers.is_error}/{answers.jsonrpc_error}"
         out.write(
-            f"{tool.name:<{width}}  {tool.calls:>5}  {counts:>14}  "
+            f"{name:<{width}}  {tool.calls:>5}  {counts:>14}  "
             f"{tool.distinct_violations:>10}  {tool.distinct_warnings:>8}  {tool.elapsed:>6.1f}s\n"
         )
     for tool in report.tools:
@@ -111,26 +112,25 @@ def details(tool: ToolReport, reproduce_line: Reproduce, *, verbose: bool = Fals
     ):
         lines += [
             "",
-            f"{tool.name}: unexercised (warning): no valid input got a success answer; "
+            f"{visible(tool.name)}: unexercised (warning): no valid input got a success answer; "
             "give inputs that work with --inputs FILE",
         ]
     if verbose or tool.called:
-        lines += [f"{tool.name}: note: {note}" for note in tool.notes]
+        lines += [f"{visible(tool.name)}: note: {visible(note)}" for note in tool.notes]
     return lines
 
 
 def _finding(tool: ToolReport, group: FindingGroup, reproduce_line: Reproduce) -> list[str]:
-    finding = group.example
+    finding, name = group.example, visible(tool.name)
     if finding.input is None:  # about the tool as a whole (unexercised, a broken catalog)
-        return [
-            f"{tool.name}: {finding.kind} ({finding.severity}): {_cut(visible(finding.observed))}"
-        ]
+        return [f"{name}: {finding.kind} ({finding.severity}): {_cut(visible(finding.observed))}"]
     broken = ""
     if finding.keyword is not None:
-        broken = f", breaks {finding.keyword!r}" + (f" at {finding.path}" if finding.path else "")
+        where = f" at {visible(finding.path)}" if finding.path else ""
+        broken = f", breaks {visible(repr(finding.keyword))}{where}"
     validity = "valid input" if finding.valid else "invalid input"
     lines = [
-        f"{tool.name}: {finding.kind} ({finding.severity}){broken}: "
+        f"{name}: {finding.kind} ({finding.severity}){broken}: "
         f"{group.count} of {plural(tool.calls, 'call')}",
     ]
     lines.append(f"  input:     {_cut(json_text(finding.input))} ({validity})")

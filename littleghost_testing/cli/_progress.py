@@ -18,7 +18,7 @@ from rich.live import Live
 from rich.text import Text
 
 from .._engine import ToolReport
-from ._text import plural
+from ._text import plural, visible
 
 __all__ = ["Progress"]
 
@@ -60,9 +60,11 @@ class Progress:
             self._live.stop()
 
     def line(self, text: str) -> None:
-        """A message that stays (printed above the live display)."""
+        """A message that stays (printed above the live display); a server's text in it is
+        made harmless to the terminal."""
         if self._quiet:
             return
+        text = visible(text)
         if self._live is not None:
             self._live.console.print(Text(text))
         else:
@@ -99,5 +101,5 @@ class Progress:
                 f"{self._findings} findings, {elapsed:.0f} s"
             )
             for name, calls in self._running.items():
-                text.append(f"\n  {name}: {calls} calls")
+                text.append(f"\n  {visible(name)}: {calls} calls")
         return text

@@ -3,19 +3,26 @@
 Each worker is a thread with its own event loop (a blocking portal) and its
 own connection, and takes the next planned tool when it is free. The main
 thread only waits, so Ctrl-C (delivered to it) sets a flag that the engine
-reads between calls: every tool reports what it did so far. ``--max-time``
-and ``--max-failures`` stop the run through the same flag.
+reads between calls, and cancels the calls in flight (the server is sent
+``notifications/cancelled``): every tool reports what it did so far. A
+second Ctrl-C exits at once. ``--max-time`` and ``--max-failures`` stop the
+run through the same flag, letting the calls in flight finish.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import os
+import signal
+import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
@@ -41,6 +48,8 @@ __all__ = ["Checker", "ConnectionFailed"]
 
 #: How often the waiting main thread wakes up (to notice Ctrl-C and --max-time).
 _POLL_SECONDS = 0.1
+#: The exit status of a second Ctrl-C, which leaves without a report.
+EXIT_INTERRUPTED = 130
 
 
 class ConnectionFailed(Exception):
@@ -59,6 +68,42 @@ class _Stop:
         with self.lock:
             if self.reason is None:
                 self.reason, self.interrupted = reason, interrupted
+
+
+class _Calls:
+    """A worker's portal for the engine, keeping the calls in flight so Ctrl-C can cancel them.
+
+    Cancelling the future cancels the call's task: the SDK tells the server
+    with ``notifications/cancelled``, and the engine records no answer for it.
+    """
+
+    def __init__(self, portal: BlockingPortal) -> None:
+        self._portal = portal
+        self._in_flight: set[Future[Any]] = set()
+        self._cancelled = False
+        self._lock = threading.Lock()
+
+    def start_task_soon(self, func: Callable[[], Awaitable[Any]]) -> Future[Any]:
+        future = self._portal.start_task_soon(func)
+        with self._lock:
+            self._in_flight.add(future)
+            cancelled = self._cancelled  # Ctrl-C came as the engine decided to call
+        future.add_done_callback(self._done)
+        if cancelled:
+            future.cancel()
+        return future
+
+    def _done(self, future: Future[Any]) -> None:
+        with self._lock:
+            self._in_flight.discard(future)
+
+    def cancel(self) -> None:
+        """Cancel the calls in flight, and any started from now on."""
+        with self._lock:
+            self._cancelled = True
+            in_flight = list(self._in_flight)
+        for future in in_flight:
+            future.cancel()
 
 
 class Checker:
@@ -86,6 +131,7 @@ class Checker:
         self._lock = threading.Lock()
         self._stack = contextlib.ExitStack()
         self._first: tuple[BlockingPortal, Session] | None = None
+        self._calls: list[_Calls] = []  # every worker's, for Ctrl-C to cancel
 
     # -- discovery ---------------------------------------------------------------
 
@@ -148,7 +194,6 @@ class Checker:
 
     def _wait(self, finished: threading.Semaphore, count: int, progress: Progress) -> None:
         """Wait for ``count`` workers; a semaphore, as an interrupted ``join`` can misreport."""
-        interrupts = 0
         while count:
             try:
                 while count:
@@ -156,14 +201,13 @@ class Checker:
                         count -= 1
                     self._should_stop()  # notes --max-time running out
             except KeyboardInterrupt:
-                interrupts += 1
+                _exit_on_the_next_interrupt()
                 self._stop.set("interrupted (Ctrl-C)", interrupted=True)
-                longest = max([self.options.timeout, *self.options.tool_timeouts.values()])
+                for calls in list(self._calls):
+                    calls.cancel()
                 progress.line(
-                    "interrupted: finishing the calls in flight "
-                    f"(at most {longest:g} s), then reporting"
-                    if interrupts == 1
-                    else "still finishing the calls in flight"
+                    "interrupted: cancelling the calls in flight, then reporting "
+                    "(Ctrl-C again to exit at once)"
                 )
 
     def _worker(
@@ -200,6 +244,8 @@ class Checker:
     ) -> None:
         """Take tools off ``queue`` until it is empty or the run stops; ``{}`` connects first."""
         connected = bool(current)
+        calls = _Calls(portal)
+        self._calls.append(calls)
         while not self._should_stop():
             try:
                 name = queue.popleft()
@@ -214,7 +260,7 @@ class Checker:
                 continue
             progress.started(name)
             report = fuzz_tool(
-                portal,
+                cast(BlockingPortal, calls),  # the engine only starts calls on it
                 planned,
                 self.options,
                 deadline=deadline,
@@ -227,6 +273,10 @@ class Checker:
             progress.finished(report)
             if report.crashed:
                 self._tell_crash(progress)
+                connected = False
+            elif any(group.example.kind == "timeout" for group in report.groups):
+                # A server may still be busy with the call (a single-threaded one is
+                # stuck on it): the next tool gets a fresh connection.
                 connected = False
 
     def _reconnect(self, session: Session, progress: Progress) -> dict[str, PlannedTool]:
@@ -281,10 +331,24 @@ class Checker:
     def close(self) -> None:
         """Close the discovery connection and stop its event loop thread."""
         first, self._first = self._first, None
-        if first is not None:
-            with contextlib.suppress(RuntimeError):  # a stopped portal took its loop with it
-                first[1].close()
-        self._stack.close()
+        try:
+            if first is not None:
+                with contextlib.suppress(RuntimeError):  # a stopped portal took its loop
+                    first[1].close()
+        finally:
+            self._stack.close()  # else the loop thread would keep the process alive
+
+
+def _exit_on_the_next_interrupt() -> None:
+    """After the first Ctrl-C, the next one leaves at once, whatever is still running."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread receives signals
+
+    def leave(signum: int, frame: object) -> None:
+        print("littleghost: interrupted again: exiting without a report", file=sys.stderr)
+        os._exit(EXIT_INTERRUPTED)  # worker threads may be stuck in a server's call
+
+    signal.signal(signal.SIGINT, leave)
 
 
 def _skipped(planned: PlannedTool, reason: str) -> ToolReport:

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["command_line", "json_text", "plural", "visible"]
+__all__ = ["command_line", "json_text", "plural", "shell_word", "visible"]
 
 #: Past this width a command line is continued with backslashes, one word group a line.
 COMMAND_WIDTH = 100
@@ -42,13 +42,35 @@ def visible(text: str) -> str:
     return _NON_ASCII.sub(_escape_invisible, text.replace("\n", "\\n"))
 
 
+def shell_word(word: str) -> str:
+    """``word`` quoted for a POSIX shell; ``$'...'`` (bash, zsh) when it holds invisible text.
+
+    Inside ``'...'`` a control character would reach the terminal raw and a
+    newline would split the line, so such a word is written with escapes.
+    """
+    if not any(unicodedata.category(character) in _INVISIBLE_CATEGORIES for character in word):
+        return shlex.quote(word)
+    return "$'" + "".join(map(_ansi_c, word)) + "'"
+
+
+def _ansi_c(character: str) -> str:
+    if character in "\\'":
+        return "\\" + character
+    if unicodedata.category(character) not in _INVISIBLE_CATEGORIES:
+        return character
+    code = ord(character)
+    if code < 0x80:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
 def command_line(words: Sequence[str], *, groups: Sequence[int] = ()) -> str:
     """``words`` shell-quoted on one line, or backslash-continued at ``groups`` when too long.
 
     ``groups`` are word indexes where a continuation line may start; nothing is
     ever wrapped inside a word, so every line pastes back as the same command.
     """
-    quoted = [shlex.quote(word) for word in words]
+    quoted = [shell_word(word) for word in words]
     single = " ".join(quoted)
     if len(single) <= COMMAND_WIDTH or not groups:
         return single

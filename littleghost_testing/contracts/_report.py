@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from .._engine import redact
+
 __all__ = ["NO_INPUT", "Check", "Report"]
 
 
@@ -42,7 +44,11 @@ class Check:
         return self.name if self.tool is None else f"{self.name}[{self.tool}]"
 
     def explain(self) -> str:
-        """A few indented lines: what failed, on which input, expected versus observed."""
+        """A few indented lines: what failed, on which input, expected versus observed.
+
+        Credentials in them (a DSN's password, a token) are cut as ``check`` cuts
+        them: these lines end up in CI logs.
+        """
         lines = [f"FAILED {self.title}: {self.detail}"]
         if self.input is not NO_INPUT:
             lines.append(f"  input:    {_show(self.input)}")
@@ -50,7 +56,7 @@ class Check:
             lines.append(f"  expected: {self.expected}")
         if self.observed is not None:
             lines.append(f"  observed: {self.observed}")
-        return "\n".join(lines)
+        return redact("\n".join(lines))
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,7 +233,7 @@ def test_ctrl_c_prints_and_writes_partial_results_and_exits_130(tmp_path: Path) 
     out, err = process.communicate(timeout=SUBPROCESS_TIMEOUT)
     assert process.returncode == 130, err
     assert "Traceback" not in err
-    assert "interrupted: finishing the calls in flight" in err
+    assert "interrupted: cancelling the calls in flight" in err
     assert "(interrupted: partial results)" in out
     data = json.loads(report.read_text())
     assert data["interrupted"] is True

@@ -15,7 +15,7 @@ from littleghost_testing.cli._text import command_line, json_text, visible
 def test_a_url_label_drops_userinfo_and_query_and_headers_become_references() -> None:
     target = resolve(
         "https://user:pw@mcp.example.com:8443/mcp?key=abc",
-        headers={"Authorization": "Bearer ${API_TOKEN}", "X-Api-Key": "literal-secret"},
+        headers={"X-Auth": "Bearer ${API_TOKEN}", "X-Api-Key": "literal-secret"},
     )
     assert target.label == "https://mcp.example.com:8443/mcp"
     assert target.kind == "http"
@@ -24,7 +24,7 @@ def test_a_url_label_drops_userinfo_and_query_and_headers_become_references() ->
         "lookup",
         "{}",
         "--header",
-        "Authorization: Bearer ${API_TOKEN}",
+        "X-Auth: Bearer ${API_TOKEN}",
         "--header",
         "X-Api-Key: ${X_API_KEY}",
     ]
@@ -37,7 +37,7 @@ def test_a_stdio_label_keeps_references_and_masks_env_assignments() -> None:
         env={"API_KEY": "hunter22"},
         cwd="/srv/sandbox",
     )
-    assert target.label == "env 'TOKEN=${TOKEN}' 'DEBUG=${DEBUG}' npx server --root '${HOME}'"
+    assert target.label == "env 'TOKEN=${TOKEN}' DEBUG=1 npx server --root '${HOME}'"
     assert "hunter22" not in " ".join(target.connect_words("t", "{}"))
     assert target.connect_words("t", "{}") == [
         "t",
@@ -49,7 +49,7 @@ def test_a_stdio_label_keeps_references_and_masks_env_assignments() -> None:
         "--",
         "env",
         "TOKEN=${TOKEN}",
-        "DEBUG=${DEBUG}",
+        "DEBUG=1",
         "npx",
         "server",
         "--root",
