@@ -111,6 +111,8 @@ def reads_as_error(value: Any, tool_name: str) -> str | None:
     structured content or a JSON text), a text in a crash report's shape, or a
     text that opens with ``Error:`` (a refusal a server forgot to flag isError).
     """
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("result"), str):
+        value = value["result"]  # MCPServer's structured wrapping of a plain return value
     if isinstance(value, str):
         if unhandled_exception(value, tool_name) is not None:
             return "its text is an unhandled exception's report"

@@ -155,9 +155,10 @@ def test_typescript_sdk_crashes_are_violations(typescript_sdk: Path) -> None:
         ("Error: note 'x' could not be read", 'its text opens with "Error:"'),
         ("  error : no such table", 'its text opens with "Error:"'),
         ('{"success": false}', '"success" is false'),
+        ({"result": "Error: no such note"}, 'its text opens with "Error:"'),  # MCPServer's wrap
         ("Errors found: 0", None),  # a report about errors is not an error
         ("No error: all fine", None),
     ],
 )
-def test_which_success_texts_read_as_errors(text: str, why: str | None) -> None:
+def test_which_success_texts_read_as_errors(text: object, why: str | None) -> None:
     assert reads_as_error(text, "tool") == why

@@ -31,7 +31,7 @@ def test_a_toolset_that_cannot_connect_fails_discovery() -> None:
     assert [check.name for check in report.checks] == ["discovery"]
     check = report["discovery"]
     assert not check.passed
-    assert check.observed is not None and check.observed.startswith("ProviderError(")
+    assert check.observed is not None and check.observed.startswith("TransportError(")
 
 
 def test_assert_toolset_contract_passes_a_tool_error_from_map_result() -> None:

@@ -39,8 +39,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
             "check",
             manifest["servers"][server]["module"],
             "--quiet",
-            "--tool-timeout",
-            f"forecast={HANG_TIMEOUT}",
+            *_hang_timeout(manifest, server),
             "--json",
             str(folder / f"{server}.json"),
         ]
@@ -51,6 +50,14 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         _, stderr = run.communicate(timeout=RUN_TIMEOUT)
         assert run.returncode == 1, f"{server}: exit {run.returncode}: {stderr}"
     return {server: json.loads((folder / f"{server}.json").read_text()) for server in SERVERS}
+
+
+def _hang_timeout(manifest: dict, server: str) -> list[str]:
+    """``--tool-timeout`` for the hanging tool, on the server that has it (naming an unlisted
+    tool is a usage error)."""
+    if not any(row["tool"] == "forecast" for row in planted(manifest, server)):
+        return []
+    return ["--tool-timeout", f"forecast={HANG_TIMEOUT}"]
 
 
 @pytest.mark.parametrize("server", SERVERS)
