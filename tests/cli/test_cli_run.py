@@ -238,4 +238,5 @@ def test_ctrl_c_prints_and_writes_partial_results_and_exits_130(tmp_path: Path) 
     data = json.loads(report.read_text())
     assert data["interrupted"] is True
     (slow,) = [tool for tool in data["tools"] if tool["name"] == "slow"]
-    assert slow["called"] is True and 3 <= slow["calls"] < 2000
+    # The server saw 3 calls; the one in flight at Ctrl-C was cancelled, not answered.
+    assert slow["called"] is True and 2 <= slow["calls"] < 2000

@@ -56,16 +56,39 @@ REFUSED = {
     "Location-independent identifier": "draft-04 `id`",
     "Location-independent identifier with base URI change in subschema": "draft-04 `id`",
     "id must be resolved against nearest parent, not just immediate parent": "draft-04 `id`",
-    "remote ref, containing refs itself": "cannot be checked",
+}
+
+
+# Open gaps of issue 20, each failing today (strict: a fix makes the entry stale and fails).
+KNOWN_GAPS = {
+    "remote ref, containing refs itself": (
+        True,
+        "the draft-04 metaschema builds but its draws exceed Hypothesis's entropy limit",
+    ),
+    "in-place applicator siblings, anyOf has unevaluated": (
+        False,
+        "invalid_inputs filters too much here when run after other suite cases in one process",
+    ),
 }
 
 
 def _groups(family: str) -> list[Any]:
     return [
-        pytest.param(group, id=f"{name.split('/')[0]}: {group['description']}")
+        pytest.param(
+            group,
+            id=f"{name.split('/')[0]}: {group['description']}",
+            marks=_gap(group["description"]),
+        )
         for name in FAMILIES[family]
         for group in FILES[name]
     ]
+
+
+def _gap(description: str) -> list[pytest.MarkDecorator]:
+    if description not in KNOWN_GAPS:
+        return []
+    strict, reason = KNOWN_GAPS[description]
+    return [pytest.mark.xfail(strict=strict, reason=reason)]
 
 
 def _check_group(group: dict[str, Any]) -> None:
