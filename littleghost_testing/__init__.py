@@ -10,8 +10,10 @@ shouldn't pay.
 Layout: ``_engine`` is the fuzzing engine (which tools to call, one call and
 what its answer means, findings, shrinking); ``cli`` (``littleghost check``)
 and the pytest route (``from_target``) drive it and render its reports;
-``contracts`` checks one tool or toolset in-process. No module imports another
-package's private module except through that package's ``__init__``.
+``contracts`` checks one tool or toolset in-process. The rule each package
+aims at: import another package's private module only through that package's
+``__init__``. Not met yet: the engine and the contract checks still import
+private modules of ``strategies``, ``contracts`` and the core (issue 18).
 """
 
 import importlib
