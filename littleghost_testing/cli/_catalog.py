@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 from xml.etree import ElementTree
@@ -21,12 +21,12 @@ import mcp_types as types
 import littleghost as lg
 from littleghost.mcp import CatalogLock, Change, Toolset
 
-from .._targets import Target, TargetError
+from .._targets import TargetError
 from ..providers import PROVIDER_DOCS, ProviderWarning, provider_warnings
 from ._connect import ServerLog, connection_failure, target_of
 from ._text import visible
 
-__all__ = ["diff", "lint", "lock", "mcp_tool_of", "read_catalog"]
+__all__ = ["diff", "lint", "list_catalog", "lock", "mcp_tool_of"]
 
 EXIT_OK, EXIT_CHANGED, EXIT_ERROR = 0, 1, 2
 
@@ -35,23 +35,32 @@ class _Failed(Exception):
     """Connecting or listing failed; the message is the one line to print."""
 
 
-async def read_catalog(
-    target: Target, seconds: float, errlog: TextIO | None
+async def list_catalog(
+    make_client: Callable[[], mcp.Client] | None,
+    seconds: float,
+    toolset: type[Toolset] | None = None,
 ) -> tuple[types.Implementation | None, list[types.Tool]]:
-    """The server's ``serverInfo`` and tools, listed within ``seconds``."""
+    """``serverInfo`` and tools through a ``Toolset``, so every bound of the library applies.
+
+    ``toolset`` (a user's subclass) connects by itself; otherwise ``make_client`` does.
+    """
     clients: list[mcp.Client] = []
+    if toolset is None:
+        assert make_client is not None
+        make = make_client
 
-    class Catalog(Toolset):
-        discovery_timeout = seconds
+        class Listed(Toolset):
+            discovery_timeout = seconds
 
-        def client(self, binding: lg.Binding) -> mcp.Client:
-            client = target.client(errlog=errlog)
-            clients.append(client)
-            return client
+            def client(self, binding: lg.Binding) -> mcp.Client:
+                clients.append(make())
+                return clients[-1]
 
+        toolset = Listed
     async with lg.Run() as run:
-        classes = await Catalog.tools(lg.Binding(run=run))
-        return clients[0].server_info, [mcp_tool_of(tool_class) for tool_class in classes]
+        classes = await toolset.tools(lg.Binding(run=run))
+        server = clients[0].server_info if clients else None
+        return server, [mcp_tool_of(tool_class) for tool_class in classes]
 
 
 def mcp_tool_of(tool: type[lg.Tool] | lg.Tool) -> types.Tool:
@@ -63,9 +72,8 @@ def _catalog(args: argparse.Namespace, command: list[str]) -> CatalogLock:
     target = target_of(args, command, args.target)
     log = ServerLog(args.server_log) if target.kind == "stdio" else None
     try:
-        server, tools = anyio.run(
-            read_catalog, target, args.timeout, log.file() if log is not None else None
-        )
+        errlog = log.file() if log is not None else None
+        server, tools = anyio.run(list_catalog, lambda: target.client(errlog=errlog), args.timeout)
     except (lg.LittleGhostError, TimeoutError) as error:
         raise _Failed(connection_failure(target, error, args.timeout)) from None
     finally:
