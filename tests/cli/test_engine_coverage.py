@@ -230,7 +230,7 @@ def test_a_draw_ends_at_its_budget() -> None:
 
 def test_max_time_holds_while_inputs_are_generated(planted: Engine) -> None:
     started = time.monotonic()
-    report = planted.fuzz("bulk", QUICK, deadline=started + 0.5)
+    report = planted.fuzz("bulk", QUICK, deadline=started + 0.01)
     assert time.monotonic() - started < 8.0  # unbounded, each random draw takes seconds
     assert report.notes == ["stopped early: out of time"]
 
@@ -238,11 +238,13 @@ def test_max_time_holds_while_inputs_are_generated(planted: Engine) -> None:
 def test_a_tool_whose_inputs_take_too_long_gets_a_note(
     planted: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_tool_run, "GENERATION_BUDGET", 0.5)
+    # 3000 rows of 20 characters are 60 000 choices: far more than 10 ms on any machine
+    # (with 0.5 s a fast runner drew them all in time and the note never came).
+    monkeypatch.setattr(_tool_run, "GENERATION_BUDGET", 0.01)
     started = time.monotonic()
     report = planted.fuzz("bulk", QUICK)
     assert time.monotonic() - started < 8.0
-    assert "input generation stopped: over its 0.5 s budget per tool" in report.notes
+    assert "input generation stopped: over its 0.01 s budget per tool" in report.notes
 
 
 def test_the_contract_checks_break_the_examples_that_work_first() -> None:
