@@ -21,14 +21,18 @@ from ._findings import (
 from ._leaks import Leak, find_credential, find_leak, leaked_detail, redact
 from ._options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
 from ._planning import PlannedTool, annotations_of, plan, server_name, task_support
+from ._read_session import ConnectFailed
+from ._reads import MAX_READ_SUBJECTS, check_reads, list_reads
 from ._tool_run import NOT_SHRUNK, fuzz_tool
 
 __all__ = [
     "DEFAULT_SHRINK_BUDGET",
     "DEFAULT_TIMEOUT",
     "KINDS",
+    "MAX_READ_SUBJECTS",
     "NOT_SHRUNK",
     "Answers",
+    "ConnectFailed",
     "Finding",
     "FindingGroup",
     "FuzzOptions",
@@ -38,11 +42,13 @@ __all__ = [
     "ToolReport",
     "TransportFaults",
     "annotations_of",
+    "check_reads",
     "describe",
     "find_credential",
     "find_leak",
     "fuzz_tool",
     "leaked_detail",
+    "list_reads",
     "plan",
     "redact",
     "server_name",

@@ -14,6 +14,7 @@ __all__ = [
     "FindingGroup",
     "ServerReport",
     "Severity",
+    "Subject",
     "ToolReport",
     "describe",
     "show",
@@ -21,6 +22,8 @@ __all__ = [
 ]
 
 Severity = Literal["violation", "warning"]
+Subject = Literal["tool", "resource", "resource template", "prompt"]
+"""What a report is about: a tool, or what ``check`` reads (a resource, a template, a prompt)."""
 
 KINDS: dict[str, tuple[Severity, str]] = {
     "timeout": ("violation", "no answer within the call's timeout"),
@@ -42,6 +45,11 @@ KINDS: dict[str, tuple[Severity, str]] = {
     ),
     "accepted_invalid": ("violation", "an input breaking the inputSchema answered with success"),
     "malformed_catalog": ("violation", "tools/list answered with a catalog that cannot be used"),
+    "malformed_contents": (
+        "violation",
+        "a resources/read or prompts/get answer that breaks the MCP types (a contents entry "
+        "or a prompt message that does not parse, a blob that is not base64)",
+    ),
     "leaked_error_detail": (
         "violation",
         "an error answer showing a stack trace or a credential",
@@ -134,7 +142,11 @@ class Answers:
 
 @dataclass
 class ToolReport:
-    """One tool: called or skipped (and why), how it answered, what broke."""
+    """One tool: called or skipped (and why), how it answered, what broke.
+
+    A resource, a resource template or a prompt is reported the same way
+    (``subject`` says which): its reads or gets are its valid calls.
+    """
 
     name: str
     called: bool = True
@@ -149,6 +161,7 @@ class ToolReport:
     crashed: bool = False
     violations_so_far: int = 0
     """Violations recorded while the tool runs (for stop rules); ``violation_count`` after."""
+    subject: Subject = "tool"
 
     @property
     def calls(self) -> int:
@@ -181,6 +194,7 @@ class ToolReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "subject": self.subject,
             "called": self.called,
             "reason": self.reason,
             "annotations": self.annotations,
@@ -207,26 +221,42 @@ class ServerReport:
     options: dict[str, Any] = field(default_factory=dict[str, Any])
     tools: list[ToolReport] = field(default_factory=list[ToolReport])
     interrupted: bool = False
+    resources: list[ToolReport] = field(default_factory=list[ToolReport])
+    """Resources and resource templates, read (``subject`` says which)."""
+    prompts: list[ToolReport] = field(default_factory=list[ToolReport])
+    notes: list[str] = field(default_factory=list[str])
+    """About the run as a whole (a limit that left resources or prompts unread)."""
+
+    @property
+    def reports(self) -> list[ToolReport]:
+        """Every tool's, resource's and prompt's report, in that order."""
+        return [*self.tools, *self.resources, *self.prompts]
 
     @property
     def violation_count(self) -> int:
-        return sum(tool.violation_count for tool in self.tools)
+        return sum(report.violation_count for report in self.reports)
 
     @property
     def warning_count(self) -> int:
-        return sum(tool.warning_count for tool in self.tools)
+        return sum(report.warning_count for report in self.reports)
 
     @property
     def distinct_violations(self) -> int:
-        return sum(tool.distinct_violations for tool in self.tools)
+        return sum(report.distinct_violations for report in self.reports)
 
     @property
     def distinct_warnings(self) -> int:
-        return sum(tool.distinct_warnings for tool in self.tools)
+        return sum(report.distinct_warnings for report in self.reports)
 
     @property
     def calls(self) -> int:
+        """Tool calls sent (reads and gets are each report's ``calls``)."""
         return sum(tool.calls for tool in self.tools)
+
+    @property
+    def read(self) -> int:
+        """How many resources, resource templates and prompts were read or got at all."""
+        return sum(1 for report in [*self.resources, *self.prompts] if report.called)
 
     @property
     def checked(self) -> int:
@@ -244,6 +274,9 @@ class ServerReport:
             "distinct_violations": self.distinct_violations,
             "distinct_warnings": self.distinct_warnings,
             "tools": [tool.to_json() for tool in self.tools],
+            "resources": [resource.to_json() for resource in self.resources],
+            "prompts": [prompt.to_json() for prompt in self.prompts],
+            "notes": self.notes,
         }
 
 

@@ -38,6 +38,8 @@ class FuzzOptions:
     ``should_stop`` ends the tool before its next call. ``hypothesis_database`` is a folder for
     Hypothesis' example database, or ``None`` for none (no ``.hypothesis/``).
     ``shrink_budget`` is how many seconds per tool shrinking may take.
+    ``resources`` and ``prompts`` say whether resources (and templates) are
+    read and prompts got: both change nothing, by the protocol.
     """
 
     examples: int = 20
@@ -54,6 +56,8 @@ class FuzzOptions:
     max_failures: int | None = None
     hypothesis_database: Path | None = None
     shrink_budget: float = DEFAULT_SHRINK_BUDGET
+    resources: bool = True
+    prompts: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.examples, bool) or not isinstance(self.examples, int):
@@ -117,6 +121,8 @@ class FuzzOptions:
             "inputs": {name: len(values) for name, values in self.inputs.items()},
             "max_failures": self.max_failures,
             "shrink_budget": self.shrink_budget,
+            "resources": self.resources,
+            "prompts": self.prompts,
         }
 
 

@@ -110,7 +110,7 @@ def _check(args: Any, command: list[str]) -> int:
         return EXIT_INTERRUPTED
     if report.violation_count or catalog_failed:
         return EXIT_VIOLATIONS
-    if report.checked == 0:
+    if report.checked == 0 and report.read == 0:
         return _nothing(planned or [])
     return EXIT_OK
 
@@ -175,6 +175,8 @@ def _options(args: Any) -> FuzzOptions:
             max_failures=args.max_failures,
             hypothesis_database=args.hypothesis_database,
             shrink_budget=args.shrink_budget,
+            resources=not args.no_resources,
+            prompts=not args.no_prompts,
         )
     except (TypeError, ValueError) as error:
         raise UsageError(str(error)) from None

@@ -150,6 +150,16 @@ def _check(commands: Any) -> argparse.ArgumentParser:
         "--exclude", action=_Repeatable, metavar="GLOB", help="never tools matching (repeatable)"
     )
     choose.add_argument(
+        "--no-resources",
+        action="store_true",
+        help="do not read resources and resource templates (read by default: reads change nothing)",
+    )
+    choose.add_argument(
+        "--no-prompts",
+        action="store_true",
+        help="do not get prompts (got by default: prompts/get changes nothing)",
+    )
+    choose.add_argument(
         "--dry-run", action="store_true", help="connect and print the plan; call nothing"
     )
     inputs = check.add_argument_group("inputs and verdicts")

@@ -1,5 +1,7 @@
 """Writing a ``ServerReport``: the plan, the summary table, the JSON report, the JUnit XML file.
 
+Resources and prompts follow the tools, in tables of their own.
+
 Everything is plain text written as is (never through a console that wraps
 lines), so a printed input or ``littleghost call`` command pastes back intact.
 """
@@ -26,6 +28,15 @@ SHOWN_CHARS = 2000
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 Reproduce = Callable[[str, Any], str]
+
+# A JUnit testcase's class per subject, and what its requests are called.
+_CLASSNAMES = {
+    "tool": "littleghost.check",
+    "resource": "littleghost.check.resources",
+    "resource template": "littleghost.check.resources",
+    "prompt": "littleghost.check.prompts",
+}
+_REQUESTS = {"tool": "call", "resource": "read", "resource template": "read", "prompt": "get"}
 
 
 def reproduce(connect_words: Callable[..., list[str]]) -> Reproduce:
@@ -58,10 +69,11 @@ def write_table(
 ) -> None:
     """One row per tool, then every distinct finding with its command, then a total."""
     width = max([len("tool"), *(len(visible(tool.name)) for tool in report.tools)])
-    out.write(
-        f"{'tool':<{width}}  {'calls':>5}  {'ok/isError/rpc':>14}  "
-        f"{'violations':>10}  {'warnings':>8}  {'time':>7}\n"
-    )
+    if report.tools or not (report.resources or report.prompts):
+        out.write(
+            f"{'tool':<{width}}  {'calls':>5}  {'ok/isError/rpc':>14}  "
+            f"{'violations':>10}  {'warnings':>8}  {'time':>7}\n"
+        )
     for tool in report.tools:
         name = visible(tool.name)
         if not tool.called:
@@ -73,12 +85,39 @@ def write_table(
             f"{name:<{width}}  {tool.calls:>5}  {counts:>14}  "
             f"{tool.distinct_violations:>10}  {tool.distinct_warnings:>8}  {tool.elapsed:>6.1f}s\n"
         )
-    for tool in report.tools:
+    _write_read_rows(report.resources, "resource", "reads", out)
+    _write_read_rows(report.prompts, "prompt", "gets", out)
+    for tool in report.reports:
         for line in details(tool, reproduce_line, verbose=verbose):
             out.write(line + "\n")
+    if report.notes:
+        out.write("\n")
+    for note in report.notes:
+        out.write(f"note: {visible(note)}\n")
     out.write("\n" + summary_line(report) + "\n")
     if report.interrupted or "stopped" in report.options:
         out.write(f"stopped early: {report.options.get('stopped', 'interrupted')}\n")
+
+
+def _write_read_rows(reports: Sequence[ToolReport], title: str, verb: str, out: TextIO) -> None:
+    """Resources (or prompts) below the tools: one row each, as tools have."""
+    if not reports:
+        return
+    width = max([len(title), *(len(visible(report.name)) for report in reports)])
+    out.write(
+        f"\n{title:<{width}}  {verb:>5}  {'ok/rpc':>14}  "
+        f"{'violations':>10}  {'warnings':>8}  {'time':>7}\n"
+    )
+    for report in reports:
+        name = visible(report.name)
+        if not report.called:
+            out.write(f"{name:<{width}}  skipped: {visible(report.reason)}\n")
+            continue
+        counts = f"{report.answers.success}/{report.answers.jsonrpc_error}"
+        out.write(
+            f"{name:<{width}}  {report.calls:>5}  {counts:>14}  {report.distinct_violations:>10}  "
+            f"{report.distinct_warnings:>8}  {report.elapsed:>6.1f}s\n"
+        )
 
 
 def summary_line(report: ServerReport) -> str:
@@ -86,17 +125,26 @@ def summary_line(report: ServerReport) -> str:
     tools, checked = len(report.tools), report.checked
     if report.violation_count:
         verdict = "FAILED"
-    elif checked == 0:
+    elif checked == 0 and report.read == 0:
         verdict = "nothing checked"
     else:
         verdict = "passed"
     if report.interrupted:
         verdict += " (interrupted: partial results)"
+    subjects = f"{plural(tools, 'tool')} ({checked} checked, {tools - checked} skipped)"
+    requests = plural(report.calls, "call")
+    for reports, noun, done, verb in (
+        (report.resources, "resource", "read", "read"),
+        (report.prompts, "prompt", "got", "get"),
+    ):
+        listed = [item for item in reports if item.reason != "discovery"]
+        if reports:
+            answered = sum(1 for item in listed if item.answers.success)
+            subjects += f", {plural(len(listed), noun)} ({answered} {done})"
+            requests += f", {plural(sum(item.calls for item in reports), verb)}"
     return (
-        f"{plural(tools, 'tool')} ({checked} checked, {tools - checked} skipped): "
-        f"{plural(report.distinct_violations, 'violation')}, "
-        f"{plural(report.distinct_warnings, 'warning')} in {plural(report.calls, 'call')}: "
-        f"{verdict}"
+        f"{subjects}: {plural(report.distinct_violations, 'violation')}, "
+        f"{plural(report.distinct_warnings, 'warning')} in {requests}: {verdict}"
     )
 
 
@@ -129,17 +177,23 @@ def _finding(tool: ToolReport, group: FindingGroup, reproduce_line: Reproduce) -
         where = f" at {visible(finding.path)}" if finding.path else ""
         broken = f", breaks {visible(repr(finding.keyword))}{where}"
     validity = "valid input" if finding.valid else "invalid input"
+    noun = _REQUESTS[tool.subject]
     lines = [
         f"{name}: {finding.kind} ({finding.severity}){broken}: "
-        f"{group.count} of {plural(tool.calls, 'call')}",
+        f"{group.count} of {plural(tool.calls, noun)}",
     ]
-    lines.append(f"  input:     {_cut(json_text(finding.input))} ({validity})")
+    if tool.subject == "prompt":
+        lines.append(f"  arguments: {_cut(json_text(finding.input))}")
+    elif tool.subject != "tool":
+        lines.append(f"  uri:       {_cut(visible(str(finding.input)))}")
+    else:
+        lines.append(f"  input:     {_cut(json_text(finding.input))} ({validity})")
     lines += [
         f"  expected:  {_cut(visible(finding.expected))}",
         f"  observed:  {_cut(visible(finding.observed))}",
         f"  took:      {finding.duration:.3f} s",
     ]
-    if isinstance(finding.input, dict):
+    if tool.subject == "tool" and isinstance(finding.input, dict):
         lines.append(f"  reproduce: {reproduce_line(tool.name, finding.input)}")
     return lines
 
@@ -154,9 +208,10 @@ def write_json(report: ServerReport, path: Path) -> None:
 
 def write_junit(report: ServerReport, path: Path, reproduce_line: Reproduce) -> None:
     """One testcase per tool: violations make a ``<failure>``, a skipped tool is ``<skipped>``."""
-    tests = len(report.tools)
-    failed = sum(1 for tool in report.tools if tool.violation_count)
-    skipped = sum(1 for tool in report.tools if not tool.called)
+    cases = report.reports
+    tests = len(cases)
+    failed = sum(1 for tool in cases if tool.violation_count)
+    skipped = sum(1 for tool in cases if not tool.called)
     suites = ET.Element("testsuites", tests=str(tests), failures=str(failed))
     suite = ET.SubElement(
         suites,
@@ -167,11 +222,11 @@ def write_junit(report: ServerReport, path: Path, reproduce_line: Reproduce) -> 
         errors="0",
         skipped=str(skipped),
     )
-    for tool in report.tools:
+    for tool in cases:
         case = ET.SubElement(
             suite,
             "testcase",
-            classname="littleghost.check",
+            classname=_CLASSNAMES[tool.subject],
             name=_xml_text(tool.name),
             time=f"{tool.elapsed:.3f}",
         )
@@ -184,7 +239,7 @@ def write_junit(report: ServerReport, path: Path, reproduce_line: Reproduce) -> 
                 "failure",
                 message=(
                     f"{plural(tool.distinct_violations, 'contract violation')} "
-                    f"in {plural(tool.calls, 'call')}"
+                    f"in {plural(tool.calls, _REQUESTS[tool.subject])}"
                 ),
                 type="ContractViolation",
             )

@@ -6,7 +6,8 @@ thread only waits, so Ctrl-C (delivered to it) sets a flag that the engine
 reads between calls, and cancels the calls in flight (the server is sent
 ``notifications/cancelled``): every tool reports what it did so far. A
 second Ctrl-C exits at once. ``--max-time`` and ``--max-failures`` stop the
-run through the same flag, letting the calls in flight finish.
+run through the same flag, letting the calls in flight finish. Resources and
+prompts are read after the tools, on a connection of their own.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, cast
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
@@ -29,12 +31,14 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 import littleghost as lg
 
 from .._engine import (
+    ConnectFailed,
     Finding,
     FindingGroup,
     FuzzOptions,
     PlannedTool,
     ServerReport,
     ToolReport,
+    check_reads,
     describe,
     fuzz_tool,
     plan,
@@ -43,6 +47,7 @@ from .._targets import Target
 from ._connect import ServerLog, connection_failure
 from ._progress import Progress
 from ._session import Session
+from ._text import plural
 
 __all__ = ["Checker", "ConnectionFailed"]
 
@@ -184,6 +189,7 @@ class Checker:
             self._wait(finished, count, progress)
         finally:
             gc.unfreeze()
+        self._read(progress)
         for tool in planned:
             reports.setdefault(tool.name, self._not_run(tool))
         self.report.tools.extend(reports[tool.name] for tool in planned)
@@ -191,6 +197,46 @@ class Checker:
         if self._stop.reason is not None:
             self.report.options["stopped"] = self._stop.reason
         return self.report
+
+    def _read(self, progress: Progress) -> None:
+        """Resources and prompts, after the tools, on a connection of their own."""
+        options = self.options
+        if self._first is None or not (options.resources or options.prompts):
+            return
+        if self._should_stop():
+            return
+        calls = _Calls(self._first[0])
+        self._calls.append(calls)
+        finished = threading.Semaphore(0)
+
+        def done(report: ToolReport) -> None:
+            self._complete(report)
+            progress.line(f"  {report.subject} {report.name}: {_counts(report)}")
+
+        def reader() -> None:
+            try:
+                future = calls.start_task_soon(
+                    partial(
+                        check_reads,
+                        lambda: self.target.client(errlog=self._errlog()),
+                        options,
+                        self.report,
+                        deadline=self._deadline,
+                        should_stop=self._should_stop,
+                        finished=done,
+                    )
+                )
+                try:
+                    future.result()
+                except CancelledError:
+                    pass  # Ctrl-C: the reports hold what was read before it
+                except ConnectFailed as error:
+                    self.report.notes.append(f"resources and prompts not read: {error}")
+            finally:
+                finished.release()
+
+        threading.Thread(target=reader, name="littleghost-check-reads", daemon=True).start()
+        self._wait(finished, 1, progress)
 
     def _wait(self, finished: threading.Semaphore, count: int, progress: Progress) -> None:
         """Wait for ``count`` workers; a semaphore, as an interrupted ``join`` can misreport."""
@@ -349,6 +395,14 @@ def _exit_on_the_next_interrupt() -> None:
         os._exit(EXIT_INTERRUPTED)  # worker threads may be stuck in a server's call
 
     signal.signal(signal.SIGINT, leave)
+
+
+def _counts(report: ToolReport) -> str:
+    verb = "get" if report.subject == "prompt" else "read"
+    return (
+        f"{plural(report.calls, verb)}, {plural(report.distinct_violations, 'violation')}, "
+        f"{plural(report.distinct_warnings, 'warning')} ({report.elapsed:.1f} s)"
+    )
 
 
 def _skipped(planned: PlannedTool, reason: str) -> ToolReport:

@@ -1,0 +1,483 @@
+"""``check_reads``: every resource, resource template and prompt read once or a few times.
+
+Reading a resource and getting a prompt change nothing, by the protocol, so
+no opt-in is needed. Each listed resource is read at its URI; each template
+at the URIs a few rounds of values make; each prompt is got with its
+required arguments, then with every argument (``_resources``, ``_prompts``).
+Answers are judged as tool calls are: a JSON-RPC error where a result was
+due (``jsonrpc_error``), a result the MCP types reject (``malformed_contents``),
+an error text showing a stack trace or a credential (``leaked_error_detail``),
+no answer (``timeout``), a dead connection (``crash``), and ``unexercised``
+when nothing a subject was sent succeeded.
+
+Values ``check`` made up may be refused: "invalid params" (-32602) or
+"resource not found" (-32002) are the protocol's refusals, an answer. Any
+other error for made-up values counts only when no value of its round worked.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import anyio
+import mcp
+import mcp_types as types
+from pydantic import ValidationError
+
+import littleghost as lg
+from littleghost.mcp import ConnectionClosed, JSONRPCError, Toolset, translate_error
+
+from ._findings import KINDS, Finding, FindingGroup, ServerReport, Subject, ToolReport, describe
+from ._leaks import find_leak
+from ._options import FuzzOptions
+from ._prompts import getter, messages_problem, prompt_attempts
+from ._read_session import Attempt, ConnectFailed, Listed, ReadSession, list_pages
+from ._resources import contents_problem, read, template_attempts
+
+__all__ = [
+    "MAX_READ_SUBJECTS",
+    "REFUSAL_CODES",
+    "RESOURCE_NOT_FOUND",
+    "check_reads",
+    "list_reads",
+]
+
+MAX_READ_SUBJECTS = 100
+"""Resources, resource templates and prompts read per run, at most, each kind counted apart."""
+
+RESOURCE_NOT_FOUND = -32002
+"""The JSON-RPC error code MCP gives a read of a resource that does not exist."""
+
+REFUSAL_CODES = frozenset({types.INVALID_PARAMS, RESOURCE_NOT_FOUND})
+"""Error codes that refuse values ``check`` made up: an answer, not a finding."""
+
+MAX_SHOWN_CHARS = 200
+"""How much of an error text a finding quotes."""
+
+Answer = Literal["success", "jsonrpc_error", "none"]
+
+
+@dataclass(frozen=True)
+class _Readable:
+    """One thing to read: what to send, how, and what the MCP types do not check."""
+
+    subject: Subject
+    name: str
+    attempts: Callable[[mcp.Client, float], Awaitable[list[Attempt]]]
+    send: Callable[[mcp.Client, Any], Awaitable[Any]]
+    problem: Callable[[Any], str | None]
+    method: str
+
+
+@dataclass
+class _Sent:
+    """One request's answer: findings now, and one that counts only if its round fails."""
+
+    answer: Answer
+    findings: list[Finding] = field(default_factory=list[Finding])
+    pending: Finding | None = None
+    ends_round: bool = False
+    broke: bool = False
+    crashed: bool = False
+    said: str | None = None
+
+
+async def list_reads(connect: Callable[[], mcp.Client], options: FuzzOptions) -> list[ToolReport]:
+    """What ``check_reads`` would read, each as a report not yet called (listing failures too).
+
+    Raises ``ConnectFailed`` when the server cannot be reached.
+    """
+    report = ServerReport("")
+    async with anyio.create_task_group() as group:
+        session = ReadSession(connect, group, options.timeout)
+        try:
+            readables = await _discover(session, options, report)
+        finally:
+            await session.drop()
+    listed = [_not_called(readable, "not read yet") for readable in readables]
+    return [*report.resources, *report.prompts, *listed]
+
+
+async def check_reads(
+    connect: Callable[[], mcp.Client],
+    options: FuzzOptions,
+    report: ServerReport,
+    *,
+    deadline: float | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+    started: Callable[[str], None] = lambda name: None,
+    finished: Callable[[ToolReport], None] = lambda report: None,
+) -> None:
+    """Read what ``options`` selects into ``report.resources`` and ``report.prompts``.
+
+    ``deadline`` (``time.monotonic()``) and ``should_stop`` are checked
+    between requests; what was not reached is reported as not called. Raises
+    ``ConnectFailed`` when the server cannot be reached for the listings.
+    """
+    async with anyio.create_task_group() as group:
+        session = ReadSession(connect, group, options.timeout)
+        try:
+            readables = await _discover(session, options, report)
+            stopped = lambda: should_stop() or (  # noqa: E731
+                deadline is not None and time.monotonic() >= deadline
+            )
+            lost: str | None = None
+            for readable in readables:
+                reports = report.resources if readable.subject != "prompt" else report.prompts
+                if lost is not None or stopped():
+                    why = lost or "the run stopped early"
+                    reports.append(_not_called(readable, f"not reached: {why}"))
+                    continue
+                started(readable.name)
+                checked = _not_called(readable, _why_read(readable))
+                checked.called = True
+                reports.append(checked)  # in place: an interrupted read keeps what came before
+                try:
+                    await _check(session, readable, options.timeout, checked, stopped)
+                except ConnectFailed as error:
+                    lost = f"reconnecting failed: {error}"
+                    checked.notes.append(lost)
+                finished(checked)
+        finally:
+            await session.drop()
+
+
+# -- discovery ------------------------------------------------------------------------
+
+
+async def _discover(
+    session: ReadSession, options: FuzzOptions, report: ServerReport
+) -> list[_Readable]:
+    """Every readable, resources (static, then templates) before prompts; listing failures
+    become findings in ``report``."""
+    client = await session.client()
+    capabilities = client.server_capabilities
+    readables: list[_Readable] = []
+    if options.resources and capabilities.resources is not None:
+        resources = await _listing(
+            session,
+            report,
+            "resources/list",
+            lambda c, cursor: c.list_resources(cursor=cursor, cache_mode="bypass"),
+            lambda page: page.resources,
+        )
+        readables += [_resource(resource) for resource in resources.items]
+        templates = await _listing(
+            session,
+            report,
+            "resources/templates/list",
+            lambda c, cursor: c.list_resource_templates(cursor=cursor, cache_mode="bypass"),
+            lambda page: page.resource_templates,
+        )
+        readables += [_template(template) for template in templates.items]
+        _note_more(report, resources, "resources")
+        _note_more(report, templates, "resource templates")
+    if options.prompts and capabilities.prompts is not None:
+        prompts = await _listing(
+            session,
+            report,
+            "prompts/list",
+            lambda c, cursor: c.list_prompts(cursor=cursor, cache_mode="bypass"),
+            lambda page: page.prompts,
+        )
+        readables += [_prompt(prompt) for prompt in prompts.items]
+        _note_more(report, prompts, "prompts")
+    return readables
+
+
+async def _listing(
+    session: ReadSession,
+    report: ServerReport,
+    method: str,
+    fetch: Callable[[mcp.Client, str | None], Awaitable[Any]],
+    items_of: Callable[[Any], Any],
+) -> Listed[Any]:
+    """Every page of ``method``; a failure is a finding about the listing, and no items."""
+    started = time.monotonic()
+    client = await session.client()
+
+    async def page(cursor: str | None) -> Any:
+        with anyio.fail_after(session.seconds):
+            return await fetch(client, cursor)
+
+    try:
+        return await list_pages(page, items_of, method, MAX_READ_SUBJECTS)
+    except Exception as error:
+        translated = _translated(error)
+        if isinstance(translated, JSONRPCError) and translated.code == types.METHOD_NOT_FOUND:
+            return Listed([])  # resources without templates, say
+        kind = "timeout" if isinstance(error, TimeoutError) else "malformed_catalog"
+        observed = "no answer" if kind == "timeout" else describe(translated)
+        finding = Finding(
+            kind=kind,
+            valid=True,
+            keyword=None,
+            path=None,
+            input=None,
+            expected=f"a valid {method} answer within {session.seconds:g} s",
+            observed=observed,
+            duration=time.monotonic() - started,
+        )
+        subject: Subject = "prompt" if method.startswith("prompts") else "resource"
+        listing = ToolReport(
+            f"({method})", reason="discovery", subject=subject, groups=[FindingGroup(finding, 1)]
+        )
+        (report.prompts if subject == "prompt" else report.resources).append(listing)
+        await session.drop()  # the next request gets a fresh connection
+        return Listed([])
+
+
+def _note_more(report: ServerReport, listed: Listed[Any], what: str) -> None:
+    if listed.more:
+        report.notes.append(
+            f"only the first {MAX_READ_SUBJECTS} {what} were read (MAX_READ_SUBJECTS)"
+        )
+
+
+def _resource(resource: types.Resource) -> _Readable:
+    uri = str(resource.uri)
+
+    async def attempts(client: mcp.Client, seconds: float) -> list[Attempt]:
+        return [Attempt(uri, generated=False)]
+
+    return _Readable("resource", uri, attempts, read, contents_problem, "resources/read")
+
+
+def _template(template: types.ResourceTemplate) -> _Readable:
+    async def attempts(client: mcp.Client, seconds: float) -> list[Attempt]:
+        return await template_attempts(client, template, seconds)
+
+    return _Readable(
+        "resource template",
+        template.uri_template,
+        attempts,
+        read,
+        contents_problem,
+        "resources/read",
+    )
+
+
+def _prompt(prompt: types.Prompt) -> _Readable:
+    async def attempts(client: mcp.Client, seconds: float) -> list[Attempt]:
+        return await prompt_attempts(client, prompt, seconds)
+
+    return _Readable(
+        "prompt", prompt.name, attempts, getter(prompt.name), messages_problem, "prompts/get"
+    )
+
+
+def _why_read(readable: _Readable) -> str:
+    return f"{readable.method} changes nothing, by the protocol"
+
+
+def _not_called(readable: _Readable, reason: str) -> ToolReport:
+    return ToolReport(readable.name, called=False, reason=reason, subject=readable.subject)
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+async def _check(
+    session: ReadSession,
+    readable: _Readable,
+    seconds: float,
+    report: ToolReport,
+    stopped: Callable[[], bool],
+) -> None:
+    """Send ``readable``'s attempts round by round, recording answers and findings."""
+    began = time.monotonic()
+    findings: list[Finding] = []
+    first_refusal: str | None = None
+    attempts: list[Attempt] = []
+    try:
+        attempts = await readable.attempts(await session.client(), seconds)
+        for round_attempts in _rounds(attempts):
+            pending: list[Finding] = []
+            succeeded = False
+            for attempt in round_attempts:
+                if stopped():
+                    report.notes.append("stopped early: the run stopped")
+                    return
+                sent = await _send(session, readable, attempt, seconds)
+                report.valid_calls += 1
+                if sent.answer == "success":
+                    report.answers.success += 1
+                elif sent.answer == "jsonrpc_error":
+                    report.answers.jsonrpc_error += 1
+                findings += sent.findings
+                if sent.pending is not None:
+                    pending.append(sent.pending)
+                if first_refusal is None:
+                    first_refusal = sent.said
+                if sent.broke:
+                    await session.drop()
+                if sent.crashed:
+                    report.crashed = True
+                    return
+                if sent.answer == "success":
+                    succeeded = True
+                    break
+                if sent.ends_round:
+                    break
+            if not succeeded:
+                findings += pending[:1]
+    finally:
+        report.elapsed = time.monotonic() - began
+        generated = any(attempt.generated for attempt in attempts)
+        _finish(report, readable, findings, first_refusal, generated=generated)
+
+
+def _rounds(attempts: list[Attempt]) -> Iterator[list[Attempt]]:
+    """The attempts grouped by round, in order."""
+    rounds: dict[str, list[Attempt]] = {}
+    for attempt in attempts:
+        rounds.setdefault(attempt.round, []).append(attempt)
+    yield from rounds.values()
+
+
+async def _send(
+    session: ReadSession, readable: _Readable, attempt: Attempt, seconds: float
+) -> _Sent:
+    client = await session.client()
+    started = time.monotonic()
+
+    def finding(kind: str, expected: str, observed: str) -> Finding:
+        return Finding(
+            kind=kind,
+            valid=True,
+            keyword=None,
+            path=None,
+            input=attempt.input,
+            expected=expected,
+            observed=observed,
+            duration=time.monotonic() - started,
+            severity=KINDS[kind][0],
+        )
+
+    try:
+        with anyio.fail_after(seconds):
+            result = await readable.send(client, attempt.input)
+    except TimeoutError:
+        timeout = finding("timeout", f"an answer within {seconds:g} s", "no answer")
+        return _Sent("none", [timeout], ends_round=True, broke=True)
+    except ValidationError as error:
+        broken = finding("malformed_contents", "an answer the MCP types accept", _summary(error))
+        return _Sent("none", [broken], ends_round=True)
+    except Exception as error:
+        return _failed(_translated(error), attempt, finding)
+    size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+    if size > Toolset.max_result_bytes:
+        observed = f"{size} bytes, over max_result_bytes ({Toolset.max_result_bytes})"
+        oversized = finding("malformed_result", "an answer within the size limit", observed)
+        return _Sent("none", [oversized], ends_round=True)
+    problem = readable.problem(result)
+    if problem is not None:
+        broken = finding("malformed_contents", "an answer the MCP types accept", problem)
+        return _Sent("none", [broken], ends_round=True)
+    return _Sent("success")
+
+
+def _failed(error: BaseException, attempt: Attempt, finding: Callable[..., Finding]) -> _Sent:
+    """What an error answer makes: a refusal, a finding, or a finding if the round fails."""
+    if isinstance(error, JSONRPCError):
+        text = error.server_message
+        leaked = _leaks(text, error.data, attempt.input, finding)
+        said = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
+        rpc = finding("jsonrpc_error", "a result", f"JSON-RPC error {error.code}: {said}")
+        sent = _Sent("jsonrpc_error", leaked, said=said)
+        if not attempt.generated:
+            sent.findings.append(rpc)
+            sent.ends_round = True
+        elif error.code not in REFUSAL_CODES:
+            sent.pending = rpc
+        return sent
+    expected = "an answer over a working connection"
+    if isinstance(error, ConnectionClosed):
+        return _Sent("none", [finding("crash", expected, str(error))], broke=True, crashed=True)
+    if isinstance(error, lg.ProtocolError):
+        broken = finding("malformed_result", "an answer that follows the protocol", str(error))
+        return _Sent("none", [broken], ends_round=True, broke=True)
+    if isinstance(error, lg.ProviderError):
+        failed = finding("transport_error", expected, str(error))
+        return _Sent("none", [failed], ends_round=True, broke=True)
+    unknown = finding("malformed_result", "an answer littleghost can read", describe(error))
+    return _Sent("none", [unknown], ends_round=True)
+
+
+def _leaks(
+    message: str, data: Any, sent: Any, finding: Callable[..., Finding]
+) -> list[Finding]:
+    """A ``leaked_error_detail`` finding if the error shows what it should not (not an echo)."""
+    texts = [message]
+    if data is not None:
+        texts.append(data if isinstance(data, str) else json.dumps(data, default=repr))
+    echoed = [sent] if isinstance(sent, str) else [str(value) for value in dict(sent).values()]
+    for text in texts:
+        leak = find_leak(text)
+        if leak is not None and not any(leak.text in value for value in echoed):
+            return [
+                finding(
+                    "leaked_error_detail",
+                    "an error answer without stack traces or credentials",
+                    leak.describe(),
+                )
+            ]
+    return []
+
+
+def _translated(error: BaseException) -> BaseException:
+    return translate_error(error) if isinstance(error, Exception) else error
+
+
+def _summary(error: ValidationError) -> str:
+    first = error.errors(include_url=False, include_input=False)[0]
+    location = ".".join(str(part) for part in first["loc"]) or "(root)"
+    return f"{error.error_count()} invalid field(s), first at {location}: {first['msg']}"
+
+
+def _finish(
+    report: ToolReport,
+    readable: _Readable,
+    findings: list[Finding],
+    first_refusal: str | None,
+    *,
+    generated: bool,
+) -> None:
+    groups: dict[tuple[str, str | None], list[Finding]] = {}
+    for found in findings:
+        groups.setdefault(found.group, []).append(found)
+    report.groups = [
+        FindingGroup(min(found, key=lambda f: len(json.dumps(f.input))), len(found))
+        for found in groups.values()
+    ]
+    if report.answers.success == 0 and not report.crashed and report.valid_calls:
+        verb = "get" if readable.subject == "prompt" else "read"
+        answers = report.answers
+        text = (
+            f"no {verb} of {report.valid_calls} succeeded ({answers.jsonrpc_error} JSON-RPC "
+            f"errors, {report.valid_calls - answers.jsonrpc_error} without a usable answer)"
+        )
+        if first_refusal is not None:
+            text += f"; the first answered {json.dumps(first_refusal, ensure_ascii=True)}"
+        if generated:
+            text += "; the server's completions (completion/complete) are tried first, if offered"
+        report.groups.append(
+            FindingGroup(
+                Finding(
+                    kind="unexercised",
+                    valid=True,
+                    keyword=None,
+                    path=None,
+                    input=None,
+                    expected=f"at least one {verb} answered with success",
+                    observed=text,
+                    duration=0.0,
+                    severity="warning",
+                ),
+                1,
+            )
+        )
