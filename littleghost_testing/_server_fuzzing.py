@@ -1,5 +1,9 @@
 """Fuzzing an MCP server from pytest: ``from_target(TARGET).parametrize()``, one test per tool.
 
+Resources, resource templates and prompts are items too (``resource:URI``,
+``prompt:NAME``), read the way ``littleghost check`` reads them, all on the
+first item's use.
+
 What Schemathesis users know as ``@schema.parametrize()``. The tools are
 discovered when the test module is collected, so each becomes its own pytest
 item, with the tool's name as its id (``-k``, ``--lf`` and ``-n auto`` work).
@@ -38,9 +42,12 @@ from ._engine import (
     DEFAULT_TIMEOUT,
     FuzzOptions,
     PlannedTool,
+    ServerReport,
     ToolReport,
     TransportFaults,
+    check_reads,
     fuzz_tool,
+    list_reads,
     plan,
 )
 from ._targets import Target, TargetError, resolve
@@ -49,7 +56,7 @@ from .cli._text import plural
 from .contracts._runner import in_fresh_thread
 from .fake_server import FakeMCPServer
 
-__all__ = ["FuzzCase", "FuzzWarning", "FuzzedServer", "close_all", "from_target"]
+__all__ = ["FuzzCase", "FuzzWarning", "FuzzedServer", "ReadCase", "close_all", "from_target"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,6 +89,8 @@ def from_target(
     examples: int | None = None,
     seed: int | None = None,
     fail_on_warnings: bool = False,
+    resources: bool = True,
+    prompts: bool = True,
 ) -> FuzzedServer:
     """A server to fuzz from pytest: what ``littleghost check`` accepts, and in-process servers.
 
@@ -90,8 +99,10 @@ def from_target(
     ``FakeMCPServer``. The options are the CLI's; ``examples`` and ``seed``
     left ``None`` come from the active Hypothesis settings profile (and
     ``--hypothesis-seed``). A tool with warnings but no violation passes with
-    a ``FuzzWarning``; ``fail_on_warnings`` fails it. Nothing connects until a
-    test module uses it.
+    a ``FuzzWarning``; ``fail_on_warnings`` fails it. ``resources`` and
+    ``prompts`` make items of the server's resources (and templates) and
+    prompts (not through a ``Toolset`` subclass, which only has tools).
+    Nothing connects until a test module uses it.
     """
     connect = _connector(target, headers=headers, env=env, cwd=cwd)
     profile = settings()
@@ -109,6 +120,8 @@ def from_target(
         hypothesis_database=(
             database.path if isinstance(database, DirectoryBasedExampleDatabase) else None
         ),
+        resources=resources,
+        prompts=prompts,
     )
     return FuzzedServer(connect, options, fail_on_warnings=fail_on_warnings)
 
@@ -181,14 +194,18 @@ class FuzzedServer:
         A tool the CLI would skip (no ``readOnlyHint: true`` and no
         ``allow_side_effects=True``, or excluded) is a skipped item that says why.
         """
-        planned = self._open().planned
+        connection = self._open()
         params = [
             pytest.param(
                 FuzzCase(self, tool),
                 id=tool.name,
                 marks=() if tool.called else pytest.mark.skip(reason=_skip_reason(tool)),
             )
-            for tool in planned
+            for tool in connection.planned
+        ]
+        params += [
+            pytest.param(ReadCase(self, listed.subject, listed.name), id=_read_id(listed))
+            for listed in connection.reads
         ]
         return pytest.mark.parametrize("case", params)
 
@@ -205,6 +222,16 @@ class FuzzedServer:
             with _servers_lock:
                 _servers.append(self)
         return self._connection
+
+    def _read(self, subject: str, name: str) -> ToolReport | None:
+        """``name``'s report, from one pass over every resource and prompt (the first use)."""
+        connection = self._open()
+        if connection.read is None:
+            report = in_fresh_thread(connection.read_all)
+            connection.read = {
+                (item.subject, item.name): item for item in [*report.resources, *report.prompts]
+            }
+        return connection.read.get((subject, name))
 
     def _fuzz(self, name: str) -> ToolReport:
         connection = self._open()
@@ -269,6 +296,44 @@ class FuzzCase:
         return "\n".join([header, *lines])
 
 
+@dataclass(frozen=True)
+class ReadCase:
+    """A resource, resource template or prompt of a ``FuzzedServer``, as a ``case``."""
+
+    server: FuzzedServer
+    subject: str
+    """``"resource"``, ``"resource template"`` or ``"prompt"``."""
+    name: str
+    """The resource's URI, the template's URI template or the prompt's name."""
+
+    def check(self) -> ToolReport:
+        """Read it (or get it) as ``littleghost check`` does; fail the test on any violation.
+
+        Warnings are a ``FuzzWarning`` (a failure with ``fail_on_warnings``).
+        """
+        server = self.server
+        report = server._read(self.subject, self.name)  # pyright: ignore[reportPrivateUsage]
+        if report is None:
+            pytest.fail(f"{self.subject} {self.name} is no longer listed by {server.label}")
+        lines = details(report, lambda tool, value: "")
+        if report.violation_count:
+            header = f"{self.subject} {self.name} on {server.label}: "
+            header += f"{plural(report.distinct_violations, 'violation')}"
+            pytest.fail("\n".join([header, *lines]), pytrace=False)
+        if report.warning_count:
+            header = f"{self.subject} {self.name} on {server.label}: "
+            header += f"{plural(report.distinct_warnings, 'warning')}"
+            if server.fail_on_warnings:
+                pytest.fail("\n".join([header, *lines]), pytrace=False)
+            warnings.warn(FuzzWarning("\n".join([header, *lines])), stacklevel=2)
+        return report
+
+
+def _read_id(report: ToolReport) -> str:
+    """``resource:URI`` (templates too) or ``prompt:NAME``."""
+    return f"{'prompt' if report.subject == 'prompt' else 'resource'}:{report.name}"
+
+
 def _reproduce(words: Callable[..., list[str]] | None, label: str) -> Callable[[str, Any], str]:
     if words is not None:
         return reproduce(words)
@@ -305,6 +370,25 @@ class _Connection:
         if unknown is not None:
             self.close()
             raise TargetError(f"{connector.label}: {unknown}")
+        self._client = connector.client
+        self.reads: list[ToolReport] = []
+        self.read: dict[tuple[str, str], ToolReport] | None = None
+        if self._client is not None and (options.resources or options.prompts):
+            try:
+                self.reads = self.portal.call(list_reads, self._client, options)
+            except BaseException as error:
+                self.close()
+                raise TargetError(
+                    f"cannot list the resources and prompts of {connector.label}: "
+                    f"{_describe(error)}"
+                ) from None
+
+    def read_all(self) -> ServerReport:
+        """Every resource and prompt read, as ``littleghost check`` reads them."""
+        report = ServerReport("")
+        assert self._client is not None  # there is nothing to read otherwise
+        self.portal.call(check_reads, self._client, self.options, report)
+        return report
 
     def fuzz(self, name: str) -> ToolReport:
         [tool] = [tool for tool in self.planned if tool.name == name]
