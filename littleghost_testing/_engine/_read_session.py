@@ -50,9 +50,7 @@ class ConnectFailed(Exception):
 class ReadSession:
     """A connected client on demand: ``await client()``; ``drop()`` after it broke."""
 
-    def __init__(
-        self, connect: Callable[[], mcp.Client], group: TaskGroup, seconds: float
-    ) -> None:
+    def __init__(self, connect: Callable[[], mcp.Client], group: TaskGroup, seconds: float) -> None:
         self._connect = connect
         self._group = group
         self.seconds = seconds

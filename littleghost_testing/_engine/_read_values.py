@@ -51,7 +51,9 @@ def rounds(names: Sequence[str], values: Mapping[str, Sequence[str]]) -> list[di
     if not names:
         return [{}]
     count = max(len(values[name]) for name in names)
-    return [{name: values[name][min(i, len(values[name]) - 1)] for name in names} for i in range(count)]
+    return [
+        {name: values[name][min(i, len(values[name]) - 1)] for name in names} for i in range(count)
+    ]
 
 
 def base64_problem(data: str, where: str) -> str | None:

@@ -92,6 +92,7 @@ async def list_reads(connect: Callable[[], mcp.Client], options: FuzzOptions) ->
     Raises ``ConnectFailed`` when the server cannot be reached.
     """
     report = ServerReport("")
+    readables: list[_Readable] = []
     async with anyio.create_task_group() as group:
         session = ReadSession(connect, group, options.timeout)
         try:
@@ -122,9 +123,10 @@ async def check_reads(
         session = ReadSession(connect, group, options.timeout)
         try:
             readables = await _discover(session, options, report)
-            stopped = lambda: should_stop() or (  # noqa: E731
-                deadline is not None and time.monotonic() >= deadline
-            )
+
+            def stopped() -> bool:
+                return should_stop() or (deadline is not None and time.monotonic() >= deadline)
+
             lost: str | None = None
             for readable in readables:
                 reports = report.resources if readable.subject != "prompt" else report.prompts
@@ -408,9 +410,7 @@ def _failed(error: BaseException, attempt: Attempt, finding: Callable[..., Findi
     return _Sent("none", [unknown], ends_round=True)
 
 
-def _leaks(
-    message: str, data: Any, sent: Any, finding: Callable[..., Finding]
-) -> list[Finding]:
+def _leaks(message: str, data: Any, sent: Any, finding: Callable[..., Finding]) -> list[Finding]:
     """A ``leaked_error_detail`` finding if the error shows what it should not (not an echo)."""
     texts = [message]
     if data is not None:

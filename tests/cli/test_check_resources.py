@@ -23,15 +23,14 @@ from littleghost_testing._engine import (
     FuzzOptions,
     ServerReport,
     ToolReport,
+    _reads,
     check_reads,
     list_reads,
 )
-from littleghost_testing._engine import _reads
 from littleghost_testing._engine._uri_templates import expand, variables
 from littleghost_testing._server_fuzzing import from_target
 from littleghost_testing.fake_server import (
     Crash,
-    FakeMCPServer,
     Hang,
     JsonRpcError,
     Malformed,
@@ -46,7 +45,9 @@ CACHE = {"ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
 PY_TRACE = 'Traceback (most recent call last):\n  File "/srv/shelf.py", line 7, in read'
 
 
-async def _checked(connect: Callable[[], mcp.Client], options: FuzzOptions = OPTIONS) -> ServerReport:
+async def _checked(
+    connect: Callable[[], mcp.Client], options: FuzzOptions = OPTIONS
+) -> ServerReport:
     report = ServerReport("test")
     await check_reads(connect, options, report)
     return report
@@ -67,7 +68,13 @@ async def test_correct_resources_templates_and_prompts_give_no_finding() -> None
     fake = shelf()
     report = await _checked(fake.client)
     items = _by_name(report)
-    assert list(items) == ["file:///readme.txt", "file:///broken.txt", "file:///logs/{day}", "ask", "odd"]
+    assert list(items) == [
+        "file:///readme.txt",
+        "file:///broken.txt",
+        "file:///logs/{day}",
+        "ask",
+        "odd",
+    ]
     assert [item.subject for item in items.values()] == [
         "resource",
         "resource",
@@ -84,7 +91,9 @@ async def test_correct_resources_templates_and_prompts_give_no_finding() -> None
         {"question": "example", "tone": "example"},
     ]
     # The template is read at the URI its first completion value makes.
-    reads = [request.params["uri"] for request in fake.requests if request.method == "resources/read"]
+    reads = [
+        request.params["uri"] for request in fake.requests if request.method == "resources/read"
+    ]
     assert "file:///logs/2026-01-01" in reads
 
 
@@ -148,7 +157,7 @@ async def test_a_prompt_image_that_is_not_base64_is_malformed() -> None:
     assert odd.groups[0].example.observed == "messages[0].content.data is not valid base64"
 
 
-async def test_a_read_without_an_answer_times_out_and_the_next_read_gets_a_fresh_connection() -> None:
+async def test_a_read_without_an_answer_times_out_and_the_next_one_reconnects() -> None:
     fake = shelf()
     fake.fault_resource("file:///readme.txt", Hang())
     report = await _checked(fake.client, FuzzOptions(timeout=0.3))
@@ -174,7 +183,7 @@ async def test_refused_generated_values_are_only_unexercised() -> None:
     assert logs.calls == 3  # two completion values, then one generated value
     assert _kinds(logs) == ["unexercised"]
     assert logs.groups[0].example.severity == "warning"
-    assert logs.groups[0].example.observed.startswith('no read of 3 succeeded (3 JSON-RPC errors')
+    assert logs.groups[0].example.observed.startswith("no read of 3 succeeded (3 JSON-RPC errors")
 
 
 async def test_other_errors_for_generated_values_are_violations_when_no_value_works() -> None:
@@ -232,7 +241,13 @@ async def test_resources_and_prompts_can_be_left_out() -> None:
 async def test_a_correct_sdk_server_gives_no_finding() -> None:
     report = await _checked(lambda: littleghost.mcp.client(sdk_good))
     items = _by_name(report)
-    assert list(items) == ["docs://readme", "docs://logo", "docs://books/{book_id}", "summarize", "hello"]
+    assert list(items) == [
+        "docs://readme",
+        "docs://logo",
+        "docs://books/{book_id}",
+        "summarize",
+        "hello",
+    ]
     assert report.violation_count == 0 and report.warning_count == 0
     assert items["docs://books/{book_id}"].answers.success == 1
 
