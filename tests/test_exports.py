@@ -140,6 +140,10 @@ PUBLIC = {
         "server_name",
         "show",
         "task_support",
+        "MAX_READ_SUBJECTS",
+        "ConnectFailed",
+        "check_reads",
+        "list_reads",
     },
     "littleghost_testing.fake_server": {
         "Call",
