@@ -1,7 +1,8 @@
 """Demo MCP servers for ``littleghost check``: a well-behaved one and a deliberately faulty one.
 
-``server`` is a plain SDK ``MCPServer`` whose tools honour their schemas, so
-``littleghost check littleghost_testing.demo_server:server`` exits 0.
+``server`` is a plain SDK ``MCPServer`` whose tools honour their schemas, and
+whose resources (an index, an article template with completions) and prompt
+answer, so ``littleghost check littleghost_testing.demo_server:server`` exits 0.
 ``faulty`` is a ``FakeMCPServer`` advertising schemas its handlers do not
 enforce, so ``littleghost check littleghost_testing.demo_server:faulty``
 exits 1 and shows what violations look like:
@@ -24,8 +25,14 @@ import sys
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp_types import (
+    Completion,
+    CompletionArgument,
+    PromptReference,
+    ResourceTemplateReference,
+    ToolAnnotations,
+)
 from pydantic import BaseModel, BeforeValidator, Field
 
 from .fake_server import FakeMCPServer
@@ -91,6 +98,35 @@ def refund_quote(
     currency: Literal["EUR", "USD", "GBP"],
 ) -> dict[str, Any]:
     return {"refund_cents": amount_cents, "currency": currency, "fee_cents": 0}
+
+
+@server.resource("help://articles", mime_type="application/json")
+def article_index() -> dict[str, list[str]]:
+    """Every help center article id (resources are read-only: `check` reads them)."""
+    return {"articles": sorted(ARTICLES)}
+
+
+@server.resource("help://articles/{article_id}", mime_type="text/plain")
+def article(article_id: str) -> str:
+    text = ARTICLES.get(article_id)
+    if text is None:
+        raise ResourceNotFoundError(f"No help center article {article_id}")
+    return text
+
+
+@server.completion()
+async def complete(
+    ref: PromptReference | ResourceTemplateReference, argument: CompletionArgument, context: Any
+) -> Completion | None:
+    """Article ids for the article template: what `check` fills the template with."""
+    if isinstance(ref, ResourceTemplateReference) and argument.name == "article_id":
+        return Completion(values=[key for key in ARTICLES if key.startswith(argument.value)])
+    return None
+
+
+@server.prompt(description="Draft an answer to a customer's question.")
+def answer_customer(question: str, tone: str = "friendly") -> str:
+    return f"Answer this customer question in a {tone} tone, citing help articles: {question}"
 
 
 faulty = FakeMCPServer(

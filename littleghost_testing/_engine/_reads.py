@@ -93,12 +93,18 @@ async def list_reads(connect: Callable[[], mcp.Client], options: FuzzOptions) ->
     """
     report = ServerReport("")
     readables: list[_Readable] = []
+    failed: ConnectFailed | None = None
+    failed: ConnectFailed | None = None
     async with anyio.create_task_group() as group:
         session = ReadSession(connect, group, options.timeout)
         try:
             readables = await _discover(session, options, report)
+        except ConnectFailed as error:
+            failed = error  # raised past the task group, which would wrap it in a group
         finally:
             await session.drop()
+    if failed is not None:
+        raise failed
     listed = [_not_called(readable, "not read yet") for readable in readables]
     return [*report.resources, *report.prompts, *listed]
 
@@ -119,6 +125,7 @@ async def check_reads(
     between requests; what was not reached is reported as not called. Raises
     ``ConnectFailed`` when the server cannot be reached for the listings.
     """
+    failed: ConnectFailed | None = None
     async with anyio.create_task_group() as group:
         session = ReadSession(connect, group, options.timeout)
         try:
@@ -144,8 +151,12 @@ async def check_reads(
                     lost = f"reconnecting failed: {error}"
                     checked.notes.append(lost)
                 finished(checked)
+        except ConnectFailed as error:
+            failed = error  # raised past the task group, which would wrap it in a group
         finally:
             await session.drop()
+    if failed is not None:
+        raise failed
 
 
 # -- discovery ------------------------------------------------------------------------

@@ -34,9 +34,10 @@ def test_the_demo_server_passes(capsys: pytest.CaptureFixture[str]) -> None:
     rows = [line.split()[:4] for line in out.splitlines()[:4]]
     assert rows[0] == ["tool", "calls", "ok/isError/rpc", "violations"]
     assert [row[0] for row in rows[1:]] == ["help_center_lookup", "order_status", "refund_quote"]
-    assert out.splitlines()[-1].startswith("3 tools (3 checked, 0 skipped): ")
+    assert out.splitlines()[-1].startswith("3 tools (3 checked, 0 skipped), ")
     assert re.fullmatch(
-        r"3 tools \(3 checked, 0 skipped\): 0 violations, 0 warnings in \d+ calls: passed",
+        r"3 tools \(3 checked, 0 skipped\), 2 resources \(2 read\), 1 prompt \(1 got\): "
+        r"0 violations, 0 warnings in \d+ calls, 2 reads, 2 gets: passed",
         out.splitlines()[-1],
     )
     assert err.splitlines()[0] == f"checking {DEMO}:server: 3 of 3 tools"
@@ -44,6 +45,9 @@ def test_the_demo_server_passes(capsys: pytest.CaptureFixture[str]) -> None:
         "  help_center_lookup",
         "  order_status",
         "  refund_quote",
+        "  resource help",
+        "  resource template help",
+        "  prompt answer_customer",
     ]
     assert gc.get_freeze_count() == 0  # frozen only while the run lasts
 
@@ -220,7 +224,7 @@ def test_a_streamable_http_server(
 def test_the_console_script_runs_as_a_module() -> None:
     done = run_process("check", f"{DEMO}:server", *FAST)
     assert done.returncode == 0, done.stderr
-    assert "3 tools (3 checked, 0 skipped): " in done.stdout
+    assert "3 tools (3 checked, 0 skipped), 2 resources (2 read), " in done.stdout
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
