@@ -45,11 +45,6 @@ KINDS: dict[str, tuple[Severity, str]] = {
     ),
     "accepted_invalid": ("violation", "an input breaking the inputSchema answered with success"),
     "malformed_catalog": ("violation", "tools/list answered with a catalog that cannot be used"),
-    "malformed_contents": (
-        "violation",
-        "a resources/read or prompts/get answer that breaks the MCP types (a contents entry "
-        "or a prompt message that does not parse, a blob that is not base64)",
-    ),
     "leaked_error_detail": (
         "violation",
         "an error answer showing a stack trace or a credential",
@@ -67,6 +62,11 @@ KINDS: dict[str, tuple[Severity, str]] = {
     "unexercised": (
         "warning",
         "no valid input got a success answer, so results were never checked",
+    ),
+    "malformed_contents": (
+        "violation",
+        "a resources/read or prompts/get answer that breaks the MCP types (a contents entry "
+        "or a prompt message that does not parse, a blob that is not base64)",
     ),
 }
 """Every finding kind: its default severity and a one-line description."""
