@@ -207,6 +207,41 @@ async def test_a_broken_listing_is_a_finding_and_prompts_are_still_read() -> Non
     assert [item.name for item in report.prompts] == ["ask", "odd"]
 
 
+async def test_an_endless_listing_is_a_broken_listing() -> None:
+    fake = shelf()
+    fake.fault_request("prompts/list", Malformed({**CACHE, "prompts": [], "nextCursor": "again"}))
+    report = await _checked(fake.client)
+    [listing] = report.prompts
+    assert listing.name == "(prompts/list)" and _kinds(listing) == ["malformed_catalog"]
+    assert "repeated pagination cursor" in listing.groups[0].example.observed
+
+
+async def test_a_run_told_to_stop_reads_nothing_and_says_why() -> None:
+    fake = shelf()
+    report = ServerReport("test")
+    await check_reads(fake.client, OPTIONS, report, should_stop=lambda: True)
+    items = [*report.resources, *report.prompts]
+    assert len(items) == 5 and not any(item.called for item in items)
+    assert {item.reason for item in items} == {"not reached: the run stopped early"}
+    assert [request.method for request in fake.requests].count("resources/read") == 0
+
+
+async def test_reads_over_streamable_http() -> None:
+    async with shelf() as fake:
+        fake.fault_resource("file:///broken.txt", JsonRpcError(-32603, "Internal error"))
+        report = await _checked(lambda: fake.client("http"))
+    items = _by_name(report)
+    assert _kinds(items["file:///broken.txt"]) == ["jsonrpc_error", "unexercised"]
+    assert [
+        item.answers.success for name, item in items.items() if name != "file:///broken.txt"
+    ] == [
+        1,
+        1,
+        2,
+        1,
+    ]
+
+
 async def test_a_result_over_max_result_bytes_is_malformed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Toolset, "max_result_bytes", 4096)
     fake = shelf()
