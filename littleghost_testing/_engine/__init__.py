@@ -3,7 +3,9 @@
 ``plan`` decides which tools are safe to call (``readOnlyHint: true``, or
 ``allow_side_effects``) and says why; ``fuzz_tool`` calls one tool with the
 schema's examples, known-good inputs, generated valid and invalid inputs,
-and reports answer counts and findings, each distinct bug shrunk. No
+and reports answer counts and findings, each distinct bug shrunk.
+``check_reads`` reads the server's resources and resource templates and gets
+its prompts, read-only by the protocol, reporting each the same way. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
