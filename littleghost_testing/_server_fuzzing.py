@@ -315,18 +315,21 @@ class ReadCase:
         report = server._read(self.subject, self.name)  # pyright: ignore[reportPrivateUsage]
         if report is None:
             pytest.fail(f"{self.subject} {self.name} is no longer listed by {server.label}")
-        lines = details(report, lambda tool, value: "")
         if report.violation_count:
-            header = f"{self.subject} {self.name} on {server.label}: "
-            header += f"{plural(report.distinct_violations, 'violation')}"
-            pytest.fail("\n".join([header, *lines]), pytrace=False)
+            pytest.fail(self._explain(report, "violation"), pytrace=False)
         if report.warning_count:
-            header = f"{self.subject} {self.name} on {server.label}: "
-            header += f"{plural(report.distinct_warnings, 'warning')}"
             if server.fail_on_warnings:
-                pytest.fail("\n".join([header, *lines]), pytrace=False)
-            warnings.warn(FuzzWarning("\n".join([header, *lines])), stacklevel=2)
+                pytest.fail(self._explain(report, "warning"), pytrace=False)
+            warnings.warn(FuzzWarning(self._explain(report, "warning")), stacklevel=2)
         return report
+
+    def _explain(self, report: ToolReport, severity: str) -> str:
+        """``prompt ask on desk: 1 violation``, then each finding as the CLI shows it."""
+        distinct = (
+            report.distinct_violations if severity == "violation" else report.distinct_warnings
+        )
+        header = f"{self.subject} {self.name} on {self.server.label}: {plural(distinct, severity)}"
+        return "\n".join([header, *details(report, lambda tool, value: "")])
 
 
 def _read_id(report: ToolReport) -> str:
