@@ -99,7 +99,7 @@ class UnusableTool(lg.ProtocolError):
 
 
 class InvalidSchema(MalformedMessage, UnusableTool):
-    """A tool's schema is invalid, or cannot be compiled safely (a remote ``$ref``, a huge regex)."""
+    """A tool's schema is invalid or cannot be compiled safely (a remote ``$ref``, a huge regex)."""
 
     def __init__(self, message: str, *, tool: str = "", field: str = "") -> None:
         super().__init__(message)

@@ -26,6 +26,7 @@ import anyio.lowlevel
 import mcp
 import mcp_types as types
 from mcp.client.session import ClientRequestContext, IncomingMessage
+from mcp.shared.dispatcher import ProgressFnT
 
 import littleghost as lg
 from littleghost import instrumentation
@@ -73,7 +74,7 @@ class ServerRequests:
         if client.message_handler is None:
             client.message_handler = self._message
 
-    def progress(self, tool: str) -> Callable[[float, float | None, str | None], Awaitable[None]]:
+    def progress(self, tool: str) -> ProgressFnT:
         """The progress callback of one call of ``tool``: each notification is an event."""
 
         async def report(progress: float, total: float | None, message: str | None) -> None:
