@@ -321,6 +321,8 @@ def _toolset(connector: _Connector, faults: TransportFaults) -> type[Toolset]:
     assert client is not None
 
     class FuzzedTools(Toolset):
+        strict = True  # a tool whose schema cannot be used fails discovery (a TargetError)
+
         def client(self, binding: lg.Binding) -> mcp.Client:
             return faults.attach(client())
 

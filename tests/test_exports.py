@@ -69,6 +69,9 @@ PUBLIC = {
         "TransportError",
         "client",
         "translate_error",
+        "InvalidSchema",
+        "SchemaLimitExceeded",
+        "UnusableTool",
     },
     "littleghost.models": {
         "ModelRequestsBlockedError",

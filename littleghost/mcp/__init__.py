@@ -3,13 +3,16 @@
 from ._client import client
 from ._exceptions import (
     ConnectionClosed,
+    InvalidSchema,
     JSONRPCError,
     LimitExceeded,
     MalformedMessage,
     OutputSchemaError,
+    SchemaLimitExceeded,
     ServerError,
     TimeoutExceeded,
     TransportError,
+    UnusableTool,
 )
 from ._failures import translate_error
 from ._lock import CatalogLock, Change
@@ -19,14 +22,17 @@ __all__ = [
     "CatalogLock",
     "Change",
     "ConnectionClosed",
+    "InvalidSchema",
     "JSONRPCError",
     "LimitExceeded",
     "MalformedMessage",
     "OutputSchemaError",
+    "SchemaLimitExceeded",
     "ServerError",
     "TimeoutExceeded",
     "Toolset",
     "TransportError",
+    "UnusableTool",
     "client",
     "translate_error",
 ]
@@ -35,13 +41,16 @@ for _public in (
     CatalogLock,
     Change,
     ConnectionClosed,
+    InvalidSchema,
     JSONRPCError,
     LimitExceeded,
     MalformedMessage,
     OutputSchemaError,
+    SchemaLimitExceeded,
     ServerError,
     TimeoutExceeded,
     TransportError,
+    UnusableTool,
     client,
     translate_error,
 ):

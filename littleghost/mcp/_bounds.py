@@ -17,11 +17,14 @@ from typing import Any
 from littleghost._schema_walk import Measured, measure_within
 from littleghost._validation import MAX_SCHEMA_DEPTH
 
-from ._exceptions import LimitExceeded, MalformedMessage
+from ._exceptions import LimitExceeded, MalformedMessage, SchemaLimitExceeded
 
-__all__ = ["Bounds", "CatalogMeter", "ImageMeter", "exceeded"]
+__all__ = ["Bounds", "CatalogMeter", "ImageMeter", "event_text", "exceeded"]
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+Where = tuple[str, str]
+"""A schema's place in the catalog: the tool's name and the field (``inputSchema``...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,7 @@ class Bounds:
     max_result_bytes: int
     max_content_blocks: int
     max_error_bytes: int
+    max_event_text_bytes: int
 
     @classmethod
     def of(cls, owner: object) -> Bounds:
@@ -57,6 +61,28 @@ class Bounds:
 def exceeded(bound: str, limit: int, what: str) -> LimitExceeded:
     """The error for a server past one limit, naming the attribute that raises it."""
     return LimitExceeded(f"MCP server exceeded {bound} ({limit}): {what}", limit=bound, value=limit)
+
+
+def _schema_exceeded(bound: str, limit: int, what: str, where: Where) -> SchemaLimitExceeded:
+    """The error for one tool's schema past a bound of one schema: that tool alone is unusable."""
+    tool, field = where
+    return SchemaLimitExceeded(
+        f"MCP server exceeded {bound} ({limit}): {field} of {tool!r} {what}",
+        limit=bound,
+        value=limit,
+        tool=tool,
+        field=field,
+    )
+
+
+def event_text(text: str, limit: int) -> str:
+    """Server text for an event or a log line: at most ``limit`` UTF-8 bytes, cut with ``…``."""
+    if len(text) * 4 <= limit:  # no character is longer than 4 bytes: short enough as it is
+        return text
+    encoded = text.encode(errors="replace")
+    if len(encoded) <= limit:
+        return text
+    return encoded[: max(limit - 3, 0)].decode(errors="ignore") + "…"
 
 
 class CatalogMeter:
@@ -93,7 +119,7 @@ class CatalogMeter:
             raise MalformedMessage("MCP server repeated a pagination cursor (endless pagination)")
         self._cursors.add(cursor)
 
-    def schema(self, schema: Any, where: str) -> Measured | None:
+    def schema(self, schema: Any, where: Where) -> Measured | None:
         """Check one schema's depth and size and count its regexes.
 
         Regexes are counted conservatively: every string under a ``pattern`` key
@@ -102,6 +128,8 @@ class CatalogMeter:
         measured without a copy (``measure_within``), and what the walk learned
         is returned; anything else is measured by ``_measure``, and is ``None``:
         the caller takes the slow path that freezes it and says what is wrong.
+        A bound of one schema is a ``SchemaLimitExceeded`` (that tool is
+        unusable); a bound of the catalog a ``LimitExceeded``.
         """
         depth = min(self._bounds.max_schema_depth, MAX_SCHEMA_DEPTH)
         measured = measure_within(schema, depth)
@@ -110,12 +138,12 @@ class CatalogMeter:
             return None
         if measured.nodes > self._bounds.max_schema_nodes:
             limit = self._bounds.max_schema_nodes
-            raise exceeded("max_schema_nodes", limit, f"{where} too large")
+            raise _schema_exceeded("max_schema_nodes", limit, "too large", where)
         for regex in measured.regexes:
             self._regex(regex, where)
         return measured
 
-    def _measure(self, schema: Any, where: str) -> None:
+    def _measure(self, schema: Any, where: Where) -> None:
         """The general walk: any mapping, depth and size checked without recursion."""
         b = self._bounds
         nodes = 0
@@ -124,14 +152,16 @@ class CatalogMeter:
         while level:  # one level at a time: most nodes are scalars, skipped by exact type
             nodes += len(level)
             if nodes > b.max_schema_nodes:
-                raise exceeded("max_schema_nodes", b.max_schema_nodes, f"{where} too large")
+                raise _schema_exceeded("max_schema_nodes", b.max_schema_nodes, "too large", where)
             below: list[Any] = []
             for value in level:
                 if type(value) in _SCALARS:
                     continue
                 if isinstance(value, Mapping):
                     if depth > b.max_schema_depth:
-                        raise exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
+                        raise _schema_exceeded(
+                            "max_schema_depth", b.max_schema_depth, "too deep", where
+                        )
                     pattern = value.get("pattern")  # pyright: ignore[reportUnknownMemberType]
                     if isinstance(pattern, str):
                         self._regex(pattern, where)
@@ -142,16 +172,20 @@ class CatalogMeter:
                     below.extend(value.values())  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
                 elif isinstance(value, list):
                     if depth > b.max_schema_depth:
-                        raise exceeded("max_schema_depth", b.max_schema_depth, f"{where} too deep")
+                        raise _schema_exceeded(
+                            "max_schema_depth", b.max_schema_depth, "too deep", where
+                        )
                     below.extend(value)  # pyright: ignore[reportUnknownArgumentType]
             level = below
             depth += 1
 
-    def _regex(self, regex: str, where: str) -> None:
+    def _regex(self, regex: str, where: Where) -> None:
         b = self._bounds
         size = len(regex.encode())
         if size > b.max_regex_bytes:
-            raise exceeded("max_regex_bytes", b.max_regex_bytes, f"regex in {where} too large")
+            raise _schema_exceeded(
+                "max_regex_bytes", b.max_regex_bytes, "has a regex too large", where
+            )
         self._regexes += 1
         if self._regexes > b.max_regexes:
             raise exceeded("max_regexes", b.max_regexes, "too many regexes in the catalog")

@@ -20,6 +20,7 @@ import anyio
 import anyio.lowlevel
 import mcp
 import mcp_types as types
+from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
 
 import littleghost as lg
@@ -80,9 +81,14 @@ class Connection:
             raise await self._translated(error, tool_call=tool_call)  # noqa: B904 (the cause is set)
 
     async def call_tool(
-        self, request: types.CallToolRequest, stop: Callable[[], object]
+        self,
+        request: types.CallToolRequest,
+        stop: Callable[[], object],
+        progress: ProgressFnT | None = None,
     ) -> types.CallToolResult:
         """Send one ``tools/call``; past ``call_timeout`` the watchdog calls ``stop()``.
+
+        With ``progress``, the request asks for progress and each notification reaches it.
 
         Not ``Client.call_tool``: it validates structuredContent with Python's
         backtracking ``re``, which a hostile outputSchema can stall; the caller
@@ -93,7 +99,9 @@ class Connection:
         self._check_open()
         key = self.watchdog.watch(stop)
         try:
-            return await self.client.session.send_request(request, types.CallToolResult)
+            return await self.client.session.send_request(
+                request, types.CallToolResult, progress_callback=progress
+            )
         except Exception as error:
             raise await self._translated(error, tool_call=True)  # noqa: B904 (the cause is set)
         finally:

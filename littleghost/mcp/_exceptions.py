@@ -11,8 +11,11 @@ attributes, never on the message: messages are for people and may change.
     ├── TimeoutExceeded        a named timeout passed (``timeout``, ``seconds``)
     └── lg.ProtocolError
         ├── MalformedMessage   cannot be parsed or breaks JSON-RPC (``connection_closed``)
+        │   └── InvalidSchema          one tool's schema cannot be used (also an UnusableTool)
         ├── LimitExceeded      a named bound was exceeded (``limit``, ``value``)
-        └── OutputSchemaError  structuredContent breaks the tool's outputSchema
+        │   └── SchemaLimitExceeded    one tool's schema is past a per-schema bound (ditto)
+        ├── OutputSchemaError  structuredContent breaks the tool's outputSchema
+        └── UnusableTool       one listed tool cannot be used, the rest can (``tool``, ``field``)
     lg.ToolError
     └── JSONRPCError           a JSON-RPC error (``code``, ``server_message``, ``data``)
         └── ServerError        ... for an exception the server did not handle
@@ -26,13 +29,16 @@ import littleghost as lg
 
 __all__ = [
     "ConnectionClosed",
+    "InvalidSchema",
     "JSONRPCError",
     "LimitExceeded",
     "MalformedMessage",
     "OutputSchemaError",
+    "SchemaLimitExceeded",
     "ServerError",
     "TimeoutExceeded",
     "TransportError",
+    "UnusableTool",
 ]
 
 
@@ -77,6 +83,43 @@ class LimitExceeded(lg.ProtocolError):
 
 class OutputSchemaError(lg.ProtocolError):
     """A tool's result breaks its ``outputSchema`` (or lacks the structuredContent it declares)."""
+
+
+class UnusableTool(lg.ProtocolError):
+    """One listed tool cannot be used, and the rest of the catalog can.
+
+    ``tool`` is the server's name for it, ``field`` the schema at fault
+    (``inputSchema`` or ``outputSchema``). Discovery leaves such a tool out
+    (``Toolset.strict = True`` raises instead); every other discovery failure
+    is about the whole catalog. Raised as one of its subclasses.
+    """
+
+    tool: str = ""
+    field: str = ""
+
+
+class InvalidSchema(MalformedMessage, UnusableTool):
+    """A tool's schema is invalid or cannot be compiled safely (a remote ``$ref``, a huge regex)."""
+
+    def __init__(self, message: str, *, tool: str = "", field: str = "") -> None:
+        super().__init__(message)
+        self.tool = tool
+        self.field = field
+
+
+class SchemaLimitExceeded(LimitExceeded, UnusableTool):
+    """A tool's schema is past a bound of one schema.
+
+    Those are ``max_schema_depth``, ``max_schema_nodes`` and ``max_regex_bytes``;
+    the bounds of the whole catalog raise ``LimitExceeded`` itself.
+    """
+
+    def __init__(
+        self, message: str, *, limit: str = "", value: int = 0, tool: str = "", field: str = ""
+    ) -> None:
+        super().__init__(message, limit=limit, value=value)
+        self.tool = tool
+        self.field = field
 
 
 class JSONRPCError(lg.ToolError):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import anyio
 import mcp_types as types
+from mcp.shared.dispatcher import ProgressFnT
 
 import littleghost as lg
 from littleghost import instrumentation
@@ -29,11 +30,12 @@ from littleghost._validation import MAX_SCHEMA_DEPTH, SchemaValidator
 
 from ._bounds import Bounds, CatalogMeter
 from ._connection import Connection
-from ._exceptions import MalformedMessage, TimeoutExceeded
+from ._exceptions import InvalidSchema, TimeoutExceeded
 from ._naming import normalize_name
 from ._results import convert_result
 
 if TYPE_CHECKING:
+    from ._server_requests import ServerRequests
     from ._toolset import Toolset
 
 __all__ = ["RemoteTool", "generate_tool_class"]
@@ -48,14 +50,25 @@ def _checked(
     meter: CatalogMeter,
     slow: Callable[[dict[str, Any]], SchemaValidator] | None,
 ) -> SchemaValidator | None:
-    """The validator of one schema; ``slow`` builds it for one that is not plain JSON."""
-    measured = meter.schema(schema, f"{field} of {tool.name!r}")
+    """The validator of one schema; ``slow`` builds it for one that is not plain JSON.
+
+    A schema that cannot be used makes its tool unusable (an ``UnusableTool``),
+    not the catalog: the toolset decides whether to leave the tool out.
+    """
+    measured = meter.schema(schema, (tool.name, field))
     try:
         if measured is not None:
             return SchemaValidator.measured(schema, measured.verdict)
         return None if slow is None else slow(schema)
     except lg.ConfigurationError as error:
-        raise MalformedMessage(f"MCP tool {tool.name!r} has an invalid {field}: {error}") from error
+        raise invalid_schema(tool.name, field, error) from error
+
+
+def invalid_schema(tool: str, field: str, error: BaseException) -> InvalidSchema:
+    """The error of one tool whose schema cannot be used, naming the tool, the field and why."""
+    return InvalidSchema(
+        f"MCP tool {tool!r} has an invalid {field}: {error}", tool=tool, field=field
+    )
 
 
 class RemoteTool:
@@ -75,6 +88,7 @@ class RemoteTool:
         "input_validator",
         "output_validator",
         "owner",
+        "requests",
         "tool",
         "toolset",
         "toolset_name",
@@ -89,8 +103,13 @@ class RemoteTool:
         toolset: Toolset,
         bounds: Bounds,
         owner: Owner,
+        requests: ServerRequests,
     ) -> None:
-        """Measure ``tool``'s schemas against the bounds and check them (a ``ProtocolError``)."""
+        """Measure ``tool``'s schemas against the bounds and check them.
+
+        A schema this tool alone cannot use is an ``UnusableTool``; a bound of
+        the whole catalog a ``LimitExceeded``.
+        """
         self.tool = tool
         self.input_validator = _checked(tool, "inputSchema", tool.input_schema, meter, slow=None)
         self.output_validator = None
@@ -103,6 +122,7 @@ class RemoteTool:
         self.toolset_name = type(toolset).__name__
         self.bounds = bounds
         self.owner = owner
+        self.requests = requests
         self._input_schema: Mapping[str, Any] | None = None
         self._mcp_tool: types.Tool | None = None
 
@@ -167,7 +187,7 @@ class RemoteTool:
             guard.stop(self.timed_out())
 
         try:
-            return await self.connection.call_tool(request, stop)
+            return await self.connection.call_tool(request, stop, self._progress())
         except anyio.get_cancelled_exc_class():
             if guard.stopped is not None:  # ours: the guard raises it, and so do we for events
                 raise guard.stopped from None
@@ -177,10 +197,14 @@ class RemoteTool:
         """Send from a ``call`` outside ``execute``: a scope of its own bounds it."""
         result = None
         with anyio.CancelScope() as scope:
-            result = await self.connection.call_tool(request, scope.cancel)
+            result = await self.connection.call_tool(request, scope.cancel, self._progress())
         if result is None:
             raise self.timed_out()
         return result
+
+    def _progress(self) -> ProgressFnT | None:
+        """Ask for progress only while something listens for its events."""
+        return self.requests.progress(self.tool.name) if instrumentation.active() else None
 
     def timed_out(self) -> TimeoutExceeded:
         """The error of a call past ``call_timeout``, naming the limit to raise."""
@@ -274,7 +298,7 @@ _BASES = (_RemoteToolBase,)  # one tuple for every class (``type`` keeps the one
 
 
 def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:
-    """The Tool subclass for one MCP tool; an invalid server schema is a ``ProtocolError``."""
+    """The Tool subclass for one MCP tool; an invalid server schema is an ``InvalidSchema``."""
     tool = remote.tool
     tool_name = normalize_name(tool.name)
     namespace: dict[str, Any] = {
@@ -291,9 +315,7 @@ def generate_tool_class(remote: RemoteTool) -> type[lg.Tool]:
     try:
         generated = type(f"{remote.toolset_name}_{tool_name}", _BASES, namespace)
     except (lg.ConfigurationError, TypeError) as error:
-        raise MalformedMessage(
-            f"MCP tool {tool.name!r} has an invalid inputSchema: {error}"
-        ) from error
+        raise invalid_schema(tool.name, "inputSchema", error) from error
     if remote.input_validator is None:
         remote._input_schema = generated.input_schema  # pyright: ignore[reportPrivateUsage]
     return generated

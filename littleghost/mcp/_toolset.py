@@ -18,10 +18,11 @@ import littleghost as lg
 from littleghost import instrumentation
 
 from . import _compat as compat
-from ._bounds import Bounds, CatalogMeter
+from ._bounds import Bounds, CatalogMeter, event_text
 from ._connection import Connection
-from ._exceptions import MalformedMessage, TimeoutExceeded
+from ._exceptions import MalformedMessage, TimeoutExceeded, UnusableTool
 from ._lock import CatalogLock
+from ._server_requests import ServerRequests, decline_sampling
 from ._tools import Owner, RemoteTool, generate_tool_class
 
 __all__ = ["Toolset"]
@@ -45,6 +46,8 @@ class Toolset:
     """
 
     optional: ClassVar[bool] = False
+    strict: ClassVar[bool] = False
+    """Whether one unusable tool fails discovery (``True``) or is left out (the default)."""
 
     max_tools: ClassVar[int] = 1000
     max_pages: ClassVar[int] = 100
@@ -61,6 +64,7 @@ class Toolset:
     max_result_bytes: ClassVar[int] = 16 * 1024 * 1024
     max_content_blocks: ClassVar[int] = 1000
     max_error_bytes: ClassVar[int] = 64 * 1024
+    max_event_text_bytes: ClassVar[int] = 4 * 1024
 
     discovery_timeout: ClassVar[float] = 60.0
     call_timeout: ClassVar[float] = 600.0
@@ -92,6 +96,21 @@ class Toolset:
 
     def on_error(self, error: lg.LittleGhostError, *, binding: lg.Binding) -> None:
         """Observe a discovery failure that ``optional = True`` turns into no tools."""
+
+    def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
+        """Observe a tool discovery left out because it cannot be used (``error.tool``)."""
+
+    async def elicit(
+        self, binding: lg.Binding, params: types.ElicitRequestParams
+    ) -> types.ElicitResult:
+        """Answer the server's request for user input; by default it is declined."""
+        return types.ElicitResult(action="decline")
+
+    async def sample(
+        self, binding: lg.Binding, params: types.CreateMessageRequestParams
+    ) -> types.CreateMessageResult | types.ErrorData:
+        """Answer the server's request for a model completion; by default an error declines it."""
+        return decline_sampling(type(self).__name__)
 
     @classmethod
     async def tools(cls, binding: lg.Binding | None = None) -> list[type[lg.Tool]]:
@@ -160,6 +179,10 @@ class Toolset:
             raise lg.ConfigurationError(
                 f"{type(self).__name__}.client() must return a fresh, unconnected mcp.Client"
             )
+        requests = ServerRequests(
+            self, binding, answer_timeout=call_timeout, text_limit=bounds.max_event_text_bytes
+        )
+        requests.install(client)
         connection = Connection(client, bounds, call_timeout)
         try:
             await connection.open()
@@ -172,8 +195,11 @@ class Toolset:
                 toolset=self,
                 bounds=bounds,
                 owner=owner,
+                requests=requests,
             )
-            classes = self._build(await _list_all(connection, meter, remote), binding)
+            skip = functools.partial(self._skip, binding=binding)
+            listing = await _list_all(connection, meter, remote, skip)
+            classes = self._build(listing, binding, skip)
             if run is not None:
                 run.register(connection)
             elif not classes:
@@ -183,7 +209,12 @@ class Toolset:
             raise
         return classes
 
-    def _build(self, listing: list[RemoteTool], binding: lg.Binding) -> list[type[lg.Tool]]:
+    def _build(
+        self,
+        listing: list[RemoteTool],
+        binding: lg.Binding,
+        skip: Callable[[UnusableTool], None],
+    ) -> list[type[lg.Tool]]:
         classes: list[type[lg.Tool]] = []
         names: dict[str, str] = {}
         # The default map_tool keeps every class: not calling it leaves schemas unread.
@@ -191,7 +222,11 @@ class Toolset:
         if type(self).lock is not None:
             listing = self._pinned(listing)
         for remote in listing:
-            generated = generate_tool_class(remote)
+            try:
+                generated = generate_tool_class(remote)
+            except UnusableTool as error:
+                skip(error)
+                continue
             mapped = generated
             if maps_tools:
                 mapped = _callback(
@@ -213,6 +248,28 @@ class Toolset:
             names[name] = remote.name
             classes.append(mapped)
         return classes
+
+    def _skip(self, error: UnusableTool, *, binding: lg.Binding) -> None:
+        """Leave one unusable tool out, saying so; with ``strict = True``, fail discovery."""
+        if type(self).strict:
+            raise error
+        limit = type(self).max_event_text_bytes
+        tool, reason = event_text(error.tool, limit), event_text(str(error), limit)
+        instrumentation.emit(
+            instrumentation.Event(
+                "mcp_tool_skipped",
+                MappingProxyType(
+                    {
+                        "toolset": type(self).__name__,
+                        "tool": tool,
+                        "reason": reason,
+                        "error_type": type(error).__name__,
+                    }
+                ),
+            )
+        )
+        _logger.warning("%s: MCP tool %r left out: %s", type(self).__name__, tool, reason)
+        _callback(self.on_tool_skipped, error, binding=binding)
 
     def _pinned(self, listing: list[RemoteTool]) -> list[RemoteTool]:
         """The tools the lock vouches for: a breaking or suspicious drift, or a new tool, is out.
@@ -249,9 +306,15 @@ class Toolset:
 
 
 async def _list_all(
-    connection: Connection, meter: CatalogMeter, remote: Callable[[types.Tool], RemoteTool]
+    connection: Connection,
+    meter: CatalogMeter,
+    remote: Callable[[types.Tool], RemoteTool],
+    skip: Callable[[UnusableTool], None],
 ) -> list[RemoteTool]:
-    """Every page of tools/list; ``remote`` checks each tool's schemas (``meter`` the bounds)."""
+    """Every page of tools/list; ``remote`` checks each tool's schemas (``meter`` the bounds).
+
+    A tool ``remote`` finds unusable goes to ``skip``; anything else wrong fails the catalog.
+    """
     listing: list[RemoteTool] = []
     seen: set[str] = set()
     cursor: str | None = None
@@ -264,7 +327,10 @@ async def _list_all(
             if mcp_tool.name in seen:
                 raise MalformedMessage(f"MCP server listed tool {mcp_tool.name!r} twice")
             seen.add(mcp_tool.name)
-            listing.append(remote(mcp_tool))
+            try:
+                listing.append(remote(mcp_tool))
+            except UnusableTool as error:
+                skip(error)
         if page.next_cursor is None:
             return listing
         meter.cursor(page.next_cursor)

@@ -51,6 +51,7 @@ async def list_catalog(
 
         class Listed(Toolset):
             discovery_timeout = seconds
+            strict = True  # a lock or a lint of part of the catalog would mislead
 
             def client(self, binding: lg.Binding) -> mcp.Client:
                 clients.append(make())

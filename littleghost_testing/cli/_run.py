@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -146,12 +146,14 @@ class Checker:
             # Reached it, but its catalog is broken, or names two tools alike once model-safe.
             if self.target.refused_status is not None:
                 raise ConnectionFailed(connection_failure(self.target, error, 0)) from None
-            self.report.tools.append(_catalog_finding(error))
+            self.report.tools.append(_catalog_finding([error]))
             return None
         except (lg.LittleGhostError, lg.DeadlineExceededError, TimeoutError) as error:
             raise ConnectionFailed(
                 connection_failure(self.target, error, self.options.timeout)
             ) from None
+        if session.skipped:  # tools whose schemas cannot be used: the others are still checked
+            self.report.tools.append(_catalog_finding(session.skipped))
         return plan(tools, self.options)
 
     # -- running -----------------------------------------------------------------
@@ -355,18 +357,25 @@ def _skipped(planned: PlannedTool, reason: str) -> ToolReport:
     return ToolReport(planned.name, called=False, reason=reason, annotations=planned.annotations)
 
 
-def _catalog_finding(error: BaseException) -> ToolReport:
-    finding = Finding(
-        kind="malformed_catalog",
-        valid=True,
-        keyword=None,
-        path=None,
-        input=None,
-        expected="a valid tools/list answer",
-        observed=describe(error),
-        duration=0.0,
-    )
-    return ToolReport("(tools/list)", reason="discovery", groups=[FindingGroup(finding, 1)])
+def _catalog_finding(errors: Sequence[BaseException]) -> ToolReport:
+    """The ``tools/list`` answer's findings: a broken catalog, or each tool it lists unusable."""
+    groups = [
+        FindingGroup(
+            Finding(
+                kind="malformed_catalog",
+                valid=True,
+                keyword=None,
+                path=None,
+                input=None,
+                expected="a valid tools/list answer",
+                observed=describe(error),
+                duration=0.0,
+            ),
+            1,
+        )
+        for error in errors
+    ]
+    return ToolReport("(tools/list)", reason="discovery", groups=groups)
 
 
 def _summary(options: FuzzOptions, workers: int, max_time: float | None) -> dict[str, Any]:

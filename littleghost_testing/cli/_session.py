@@ -14,7 +14,7 @@ import mcp
 from anyio.from_thread import BlockingPortal
 
 import littleghost as lg
-from littleghost.mcp import Toolset
+from littleghost.mcp import Toolset, UnusableTool
 
 from .._engine import TransportFaults
 from .._targets import Target
@@ -40,17 +40,23 @@ class Session:
         self._timeout = timeout
         self._run: lg.Run | None = None
         self.faults = TransportFaults()
-        faults = self.faults
+        self.skipped: list[UnusableTool] = []
+        """The tools the last ``open()`` left out: their schemas cannot be used."""
+        faults, skipped = self.faults, self.skipped
 
         class CheckedServer(Toolset):
             def client(self, binding: lg.Binding) -> mcp.Client:
                 return faults.attach(target.client(errlog=errlog))
+
+            def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
+                skipped.append(error)
 
         self._toolset = CheckedServer
 
     def open(self) -> list[lg.Tool]:
         """Connect and discover within the timeout; raises what ``Toolset.tools`` raises."""
         self.close()
+        self.skipped.clear()
         run = lg.Run(context=lg.RunContext.with_timeout(self._timeout))
         self._run = run
         binding = lg.Binding(run=run)

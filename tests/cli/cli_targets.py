@@ -45,6 +45,23 @@ def underscored(topic: str) -> str:
     return topic
 
 
+partly_broken = FakeMCPServer("partly_broken")
+
+
+@partly_broken.tool(description="Look a topic up.", annotations={"readOnlyHint": True})
+def lookup(topic: str) -> str:
+    return topic
+
+
+@partly_broken.tool(
+    description="Its schema points at the network.",
+    input_schema={"type": "object", "properties": {"x": {"$ref": "https://example.com/s.json"}}},
+    annotations={"readOnlyHint": True},
+)
+def fetches(x: str = "") -> str:
+    return x
+
+
 empty = FakeMCPServer("empty")
 
 silent = FakeMCPServer("silent")

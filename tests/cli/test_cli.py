@@ -189,6 +189,23 @@ def test_tool_names_that_collide_once_made_model_safe_are_a_catalog_violation(
     assert "Tool name collision: a_b" in finding["observed"]
 
 
+def test_a_tool_whose_schema_cannot_be_used_is_a_violation_and_the_others_are_checked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    code, out, err = run(capsys, "check", "cli_targets:partly_broken", *FAST, "--json", str(report))
+    assert code == 1
+    assert "Traceback" not in err
+    tools = {tool["name"]: tool for tool in json.loads(report.read_text())["tools"]}
+    assert set(tools) == {"(tools/list)", "lookup"}
+    (finding,) = tools["(tools/list)"]["findings"]
+    assert finding["kind"] == "malformed_catalog"
+    assert finding["observed"].startswith("InvalidSchema(\"MCP tool 'fetches' has an invalid")
+    assert "https://example.com/s.json" in finding["observed"]
+    assert tools["lookup"]["calls"] > 0 and tools["lookup"]["violation_count"] == 0
+    assert "(tools/list): malformed_catalog (violation): InvalidSchema(" in out
+
+
 def test_a_stdio_server(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--allow-side-effects", *FAST, "--", sys.executable, "-m", DEMO, "faulty"]
     code, out, _ = run(capsys, "check", *argv)

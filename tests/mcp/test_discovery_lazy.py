@@ -3,8 +3,9 @@
 Compiling is most of what a tool costs at discovery, so a schema that cannot
 fail to compile (no regex, no reference) compiles when a tool first validates
 input. These tests hold the promise of docs/mcp.md: an invalid ``inputSchema``
-or ``outputSchema`` is a ``ProtocolError`` at discovery, wherever it sits in a
-catalog of lazily compiled tools.
+or ``outputSchema`` is found at discovery (an ``InvalidSchema``: with
+``strict = True`` discovery fails, else that tool is left out), wherever it
+sits in a catalog of lazily compiled tools.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from littleghost._validation import (
     compile_instance_validator,
 )
 from littleghost._validation._compile import regexes_compile
-from littleghost.mcp import Toolset
+from littleghost.mcp import InvalidSchema, Toolset
 from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio
@@ -95,8 +96,15 @@ INVALID = [
 async def test_an_invalid_schema_fails_discovery(lg_leaks: Any, field: str, schema: Any) -> None:
     baseline: ResourceSnapshot = lg_leaks()
     tools = catalog(tool("broken", **{field: schema}))
-    with anyio.fail_after(10), pytest.raises(lg.ProtocolError, match=f"invalid {field}"):
-        await toolset(tools).tools(lg.Binding())
+
+    class Strict(toolset(tools)):  # type: ignore[misc]
+        strict = True
+
+    with anyio.fail_after(10), pytest.raises(InvalidSchema, match=f"invalid {field}"):
+        await Strict.tools(lg.Binding())
+    async with lg.Run() as run:  # not strict: that tool alone is left out
+        names = [cls.tool_name for cls in await toolset(tools).tools(lg.Binding(run=run))]
+    assert "broken" not in names and len(names) == len(tools) - 1
     await baseline.assert_released()
 
 

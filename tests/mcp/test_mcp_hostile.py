@@ -105,7 +105,10 @@ WIDE = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in ra
     ids=lambda value: value if isinstance(value, str) else None,
 )
 async def test_malformed_definitions(lg_leaks: Any, definition: Any, match: str) -> None:
-    await expect_discovery_error(lg_leaks, scripted([definition]), lg.ProtocolError, match)
+    # strict: a tool whose schema alone is unusable fails discovery too (else it is left out)
+    await expect_discovery_error(
+        lg_leaks, scripted([definition]), lg.ProtocolError, match, strict=True
+    )
 
 
 async def test_duplicate_server_names(lg_leaks: Any) -> None:
