@@ -87,7 +87,9 @@ class ConformanceTools(Toolset):
         content: dict[str, Any] = {}
         if isinstance(params, types.ElicitRequestFormParams):
             properties = params.requested_schema.get("properties", {})
-            content = {name: field["default"] for name, field in properties.items() if "default" in field}
+            content = {
+                name: field["default"] for name, field in properties.items() if "default" in field
+            }
         return types.ElicitResult(action="accept", content=content)
 
 
@@ -130,7 +132,10 @@ def planned_calls(
         # An argument given as null is left out: littleghost validates input, and
         # null is not a value of an optional boolean; left out, it is "not provided".
         return [
-            (call["name"], {k: v for k, v in (call.get("arguments") or {}).items() if v is not None})
+            (
+                call["name"],
+                {k: v for k, v in (call.get("arguments") or {}).items() if v is not None},
+            )
             for call in named
         ]
     if scenario == "tools_call":

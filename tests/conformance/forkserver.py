@@ -24,6 +24,7 @@ import signal
 import socket
 import sys
 import threading
+import traceback
 from collections.abc import Callable
 
 MAX_REQUEST_BYTES = 256 * 1024
@@ -80,8 +81,7 @@ def serve(path: str, main: Callable[[list[str]], int], warm_up: Callable[[], Non
                     children.add(pid)
                     connection.close()
                 else:
-                    listener.close()
-                    os._exit(_run_child(connection, main))
+                    os._exit(_child(connection, main, inherited=[listener, *waiting]))
     finally:
         for connection in waiting:
             connection.close()
@@ -98,6 +98,25 @@ def _reap(children: set[int]) -> None:
     for pid in list(children):
         if os.waitpid(pid, os.WNOHANG)[0]:
             children.discard(pid)
+
+
+def _child(
+    connection: socket.socket,
+    main: Callable[[list[str]], int],
+    *,
+    inherited: list[socket.socket],
+) -> int:
+    """The forked child's whole life: nothing it raises may reach the parent's loop and cleanup.
+
+    ``inherited`` are the parent's sockets, closed so that only their owners hold them.
+    """
+    try:
+        for other in inherited:
+            other.close()
+        return _run_child(connection, main)
+    except BaseException:
+        traceback.print_exc()
+        return 1
 
 
 def _run_child(connection: socket.socket, main: Callable[[list[str]], int]) -> int:
