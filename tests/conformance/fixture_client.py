@@ -21,6 +21,7 @@ littleghost should have left out would be called.
 ``.ci/conformance`` (see forkserver.py): a fresh interpreter spends about two
 seconds of CPU importing the SDK and most of another on its first run, and the
 suite starts every scenario at once.
+
 With ``LITTLEGHOST_CONFORMANCE_OUTCOMES`` set, each run appends one JSON line
 (revision, scenario, exit code) to that file, so the judge can tell a client
 that failed from a scenario whose checks missed it.
