@@ -58,6 +58,7 @@ def serve(path: str, main: Callable[[list[str]], int], warm_up: Callable[[], Non
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path)
     listener.listen(MAX_WAITING)
+    signal.signal(signal.SIGTERM, _stop)  # a terminated server still reaps its children
     running = RUNS_PER_CPU * (os.cpu_count() or 1)
     waiting: collections.deque[socket.socket] = collections.deque()
     children: set[int] = set()
@@ -94,6 +95,10 @@ def serve(path: str, main: Callable[[list[str]], int], warm_up: Callable[[], Non
         os.unlink(path)
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _reap(children: set[int]) -> None:
     for pid in list(children):
         if os.waitpid(pid, os.WNOHANG)[0]:
@@ -111,6 +116,7 @@ def _child(
     ``inherited`` are the parent's sockets, closed so that only their owners hold them.
     """
     try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         for other in inherited:
             other.close()
         return _run_child(connection, main)

@@ -8,6 +8,7 @@ Streamable HTTP, on both wires, and check the forkserver that runs it in CI.
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import textwrap
@@ -184,8 +185,9 @@ SERVE = textwrap.dedent(
 )
 
 
+@pytest.mark.parametrize("stop", ["stdin", "sigterm"])
 def test_the_forkserver_runs_each_request_in_a_child_with_the_stubs_streams(
-    tmp_path: Path,
+    tmp_path: Path, stop: str
 ) -> None:
     path = str(tmp_path / "client.sock")
     server = subprocess.Popen(
@@ -206,7 +208,10 @@ def test_the_forkserver_runs_each_request_in_a_child_with_the_stubs_streams(
         sleeping = subprocess.Popen([*stub, "sleep"], env=environment, stdout=subprocess.PIPE)
         assert sleeping.stdout is not None and sleeping.stdout.readline().startswith(b"ran")
     finally:
-        server.stdin.close()  # the server stops, killing the child that still sleeps
-        assert server.wait(timeout=30) == 0
+        # Either way the server stops, killing the child that still sleeps.
+        if stop == "sigterm":
+            server.terminate()
+        server.stdin.close()
+        assert server.wait(timeout=30) == (0 if stop == "stdin" else 128 + signal.SIGTERM)
     assert sleeping.wait(timeout=30) == 1  # its run ended without sending a code
     assert not Path(path).exists()
