@@ -21,8 +21,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
-from littleghost_testing.fake_server import FakeMCPServer
-from littleghost_testing.fake_server._records import Call
+from littleghost_testing.fake_server import Call, FakeMCPServer
 
 HERE = Path(__file__).parent
 WIRES = ["2025-11-25", "2026-07-28"]
