@@ -8,6 +8,7 @@ naming the pattern. One such tool no longer breaks an MCP server's catalog.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -294,11 +295,21 @@ class NamedGroupTools(Toolset):
         return mcp.Client(named_group)
 
 
-async def test_a_python_named_group_fails_discovery_naming_the_tool_and_pattern() -> None:
+class StrictNamedGroupTools(NamedGroupTools):
+    strict = True
+
+
+async def test_a_python_named_group_fails_discovery_naming_the_tool_and_pattern(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     with anyio.fail_after(15):
         async with lg.Run() as run:
             with pytest.raises(lg.ProtocolError) as raised:
-                await NamedGroupTools.tools(lg.Binding(run=run))
+                await StrictNamedGroupTools.tools(lg.Binding(run=run))
+            with caplog.at_level(logging.WARNING, logger="littleghost.mcp"):
+                assert await NamedGroupTools.tools(lg.Binding(run=run)) == []  # left out
     message = str(raised.value)
+    [warning] = [record for record in caplog.records if record.name == "littleghost.mcp"]
+    assert message in warning.getMessage()
     assert "MCP tool 'order' has an invalid inputSchema" in message
     assert "'^(?P<id>[0-9]+)$' is not ECMA-262: the group syntax '(?P<'" in message
