@@ -196,6 +196,7 @@ def _context() -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    """Run the scenario the environment names against ``argv[-1]``; record the outcome."""
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     revision = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25")
     if not argv or not scenario:
