@@ -39,6 +39,9 @@ RUNS_PER_CPU = 2
 POLL_SECONDS = 0.05
 """How often the parent reaps finished children (and starts waiting runs) while it waits."""
 
+THREAD_EXIT_SECONDS = 10.0
+"""How long a thread the warm-up started may take to end (an event loop's worker threads)."""
+
 ENVIRONMENT_PREFIX = "MCP_CONFORMANCE_"
 """The variables a stub forwards: the suite's description of the run."""
 
@@ -52,6 +55,9 @@ def serve(path: str, main: Callable[[list[str]], int], warm_up: Callable[[], Non
     the server.
     """
     warm_up()
+    for thread in threading.enumerate():  # an event loop's idle workers are still stopping
+        if thread is not threading.main_thread():
+            thread.join(THREAD_EXIT_SECONDS)
     if threading.active_count() != 1:
         names = [thread.name for thread in threading.enumerate()]
         raise RuntimeError(f"the warm-up left threads running, unsafe to fork: {names}")
