@@ -168,7 +168,7 @@ def test_main_needs_a_scenario_and_a_url(monkeypatch: pytest.MonkeyPatch) -> Non
 
 SERVE = textwrap.dedent(
     """
-    import os, sys, time
+    import os, sys, threading, time
     sys.path.insert(0, sys.argv[2])
     from forkserver import serve
 
@@ -178,8 +178,11 @@ SERVE = textwrap.dedent(
             time.sleep(60)
         return int(argv[-1]) if argv[-1].isdigit() else 0
 
+    def warm_up():  # like an event loop's worker, a thread that ends soon after
+        threading.Thread(target=time.sleep, args=(0.2,)).start()
+
     PARENT = os.getpid()
-    serve(sys.argv[1], main, lambda: None)
+    serve(sys.argv[1], main, warm_up)
     """
 )
 
