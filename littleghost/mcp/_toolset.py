@@ -21,7 +21,7 @@ from . import _compat as compat
 from ._bounds import Bounds, CatalogMeter
 from ._connection import Connection
 from ._exceptions import MalformedMessage, TimeoutExceeded
-from ._lock import CatalogLock
+from ._lock import load_cached
 from ._tools import Owner, RemoteTool, generate_tool_class
 
 __all__ = ["Toolset"]
@@ -222,7 +222,7 @@ class Toolset:
         """
         path = type(self).lock
         assert path is not None
-        locked = CatalogLock.load(path)
+        locked = load_cached(path)  # parsed again only when the file changed
         kept: list[RemoteTool] = []
         for remote in listing:
             changes = locked.drift(remote.tool)
