@@ -108,7 +108,7 @@ def _kind(response: httpx2.Response) -> BodyKind:
 
 
 class BoundedBody(httpx2.AsyncByteStream):
-    """Counts a body's bytes (or each SSE event's), judges each message, stalls the reader on a fault.
+    """Counts a body's bytes (or each SSE event's) and judges its messages; stalls on a fault.
 
     A JSON body is judged once it is whole, before its last byte reaches the
     SDK; an event stream's messages as their events end. Only what arrives as
@@ -152,7 +152,7 @@ class BoundedBody(httpx2.AsyncByteStream):
             await anyio.sleep_forever()
 
     def _admit(self, messages: list[bytes]) -> bool:
-        """Whether every message keeps JSON-RPC's rules; breaks the connection on the first that does not.
+        """Whether every message keeps JSON-RPC's rules; the first that does not breaks the wire.
 
         What does not parse is left to the SDK, which reports it as malformed.
         """

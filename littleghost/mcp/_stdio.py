@@ -6,8 +6,9 @@ for good -- without telling anyone -- on a line that is not valid UTF-8. This
 one finds line ends in each new chunk only, refuses a line past the bound
 before buffering it, and breaks the connection (``Wire.fail``) on anything it
 cannot read, including an answer JSON-RPC forbids (``_answers.py``: both
-``result`` and ``error``, or a string id the client never sent). Process start and shutdown are the SDK's own
-(same spec sequence: close stdin, wait, terminate the process group).
+``result`` and ``error``, or a string id the client never sent). Process
+start and shutdown are the SDK's own (same spec sequence: close stdin, wait,
+terminate the process group).
 
 The server's stderr goes to a file, or line by line to a callback
 (``MAX_STDERR_LINE_CHARS`` per line: a server may write without newlines).

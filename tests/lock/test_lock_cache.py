@@ -12,8 +12,7 @@ import mcp
 import pytest
 
 import littleghost as lg
-from littleghost.mcp import CatalogLock, Toolset
-from littleghost.mcp import _lock
+from littleghost.mcp import CatalogLock, Toolset, _lock
 from littleghost.mcp._lock import MAX_CACHED_LOCKS, SETTLED_SECONDS, load_cached
 from littleghost_testing import write_lock
 from littleghost_testing.contracts._runner import in_fresh_thread
@@ -85,9 +84,9 @@ def test_a_lock_rewritten_with_the_same_time_but_another_size_is_read_again(
     path = locked(lock_servers.before, tmp_path / "littleghost.lock")
     first = load_cached(path)
     assert load_cached(path) is first
-    path.write_text(path.read_text().replace('"stable"', '"steady"'), encoding="utf-8")
+    path.write_text(path.read_text().replace('"stable"', '"stabler"'), encoding="utf-8")
     settled(path)  # same mtime, one byte more
-    assert sorted(load_cached(path).tools) == ["lookup", "retired", "search", "steady"]
+    assert sorted(load_cached(path).tools) == ["lookup", "retired", "search", "stabler"]
 
 
 def test_a_lock_replaced_by_another_file_is_read_again(tmp_path: Path, parses: list[str]) -> None:
