@@ -17,6 +17,9 @@ import hashlib
 import json
 import os
 import re
+import stat
+import threading
+import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -29,11 +32,13 @@ import littleghost as lg
 
 __all__ = [
     "LOCK_FORMAT",
+    "MAX_CACHED_LOCKS",
     "MAX_LOCK_BYTES",
     "CatalogLock",
     "Change",
     "ChangeKind",
     "instruction_hints",
+    "load_cached",
 ]
 
 LOCK_FORMAT = 1
@@ -41,6 +46,16 @@ LOCK_FORMAT = 1
 
 MAX_LOCK_BYTES = 16 * 1024 * 1024
 """A lock file larger than this is refused (a catalog within MCP bounds is far smaller)."""
+
+MAX_CACHED_LOCKS = 64
+"""How many lock files ``load_cached`` keeps parsed (the least recently used is dropped)."""
+
+SETTLED_SECONDS = 2.0
+"""A lock file changed less than this long ago is parsed again at every discovery.
+
+Its modification time may not have moved yet for a write in the same clock
+tick; once it is this old, any rewrite gives it a new one.
+"""
 
 ChangeKind = Literal["breaking", "suspicious", "compatible"]
 _Changes = Iterator[tuple[ChangeKind, str]]
@@ -444,3 +459,40 @@ def _arrow(old: Mapping[str, Any], new: Mapping[str, Any], keyword: str) -> str:
 def _digest(value: Any) -> str:
     canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_FileVersion = tuple[int, int, int, int]
+"""What tells two versions of a file apart: device, inode, modification time (ns), size."""
+
+_cached: dict[str, tuple[_FileVersion, CatalogLock]] = {}
+_cached_guard = threading.Lock()
+
+
+def load_cached(path: str | os.PathLike[str]) -> CatalogLock:
+    """``CatalogLock.load(path)``, parsed once per version of the file: share it, never change it.
+
+    Discovery runs at every connection; a lock of a large catalog costs
+    milliseconds to parse. A file that changed (another modification time,
+    size or inode: an edit, or a new file renamed over it) is read again, and
+    so is one that cannot be read (``load`` says why).
+    """
+    where = os.path.abspath(path)
+    try:
+        info = os.stat(where)
+    except OSError:
+        return CatalogLock.load(path)
+    if not stat.S_ISREG(info.st_mode):
+        return CatalogLock.load(path)
+    version = (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+    with _cached_guard:
+        hit = _cached.pop(where, None)
+        if hit is not None and hit[0] == version:
+            _cached[where] = hit  # now the most recently used
+            return hit[1]
+    lock = CatalogLock.load(path)
+    if time.time() - info.st_mtime_ns / 1e9 >= SETTLED_SECONDS:
+        with _cached_guard:
+            _cached[where] = (version, lock)
+            while len(_cached) > MAX_CACHED_LOCKS:
+                del _cached[next(iter(_cached))]
+    return lock

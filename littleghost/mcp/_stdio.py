@@ -5,9 +5,10 @@ costs seconds of loop stalls), keeps any line however long, and stops reading
 for good -- without telling anyone -- on a line that is not valid UTF-8. This
 one finds line ends in each new chunk only, refuses a line past the bound
 before buffering it, and breaks the connection (``Wire.fail``) on anything it
-cannot read, including an answer with both ``result`` and ``error`` (which the
-SDK would read as an error). Process start and shutdown are the SDK's own
-(same spec sequence: close stdin, wait, terminate the process group).
+cannot read, including an answer JSON-RPC forbids (``_answers.py``: both
+``result`` and ``error``, or a string id the client never sent). Process
+start and shutdown are the SDK's own (same spec sequence: close stdin, wait,
+terminate the process group).
 
 The server's stderr goes to a file, or line by line to a callback
 (``MAX_STDERR_LINE_CHARS`` per line: a server may write without newlines).
@@ -32,6 +33,7 @@ from mcp.shared.message import SessionMessage
 import littleghost as lg
 
 from . import _compat as compat
+from ._answers import breach
 from ._bounds import exceeded
 from ._exceptions import MalformedMessage, TransportError
 from ._failures import unparseable
@@ -78,7 +80,9 @@ class LineReader:
             raise exceeded("max_result_bytes", self._limit, "a message longer than that")
 
 
-def parse_line(line: bytes, encoding: str, errors: str) -> SessionMessage | None:
+def parse_line(
+    line: bytes, encoding: str, errors: str, *, string_ids_sent: bool = False
+) -> SessionMessage | None:
     """One JSON-RPC message, ``None`` for a blank line; ``ProtocolError`` if unreadable."""
     try:
         text = line.decode(encoding, errors)
@@ -94,11 +98,8 @@ def parse_line(line: bytes, encoding: str, errors: str) -> SessionMessage | None
         # Parsed, then validated: faster than validate_json for large results,
         # and the keys can be checked before the SDK's models drop one.
         raw = pydantic_core.from_json(text)
-        if isinstance(raw, dict) and "result" in raw and "error" in raw:
-            raise MalformedMessage(
-                "MCP server sent an answer with both 'result' and 'error'; connection closed",
-                connection_closed=True,
-            )
+        if (breached := breach(raw, string_ids_sent=string_ids_sent)) is not None:
+            raise breached
         message = types.jsonrpc_message_adapter.validate_python(raw, by_name=False)
     except ValueError as error:
         raise unparseable(error) from error
@@ -135,7 +136,10 @@ async def bounded_stdio_client(
                     async for chunk in stdout:
                         for line in lines.feed(chunk):
                             message = parse_line(
-                                line, server.encoding, server.encoding_error_handler
+                                line,
+                                server.encoding,
+                                server.encoding_error_handler,
+                                string_ids_sent=wire.sent_string_ids,
                             )
                             if message is not None:
                                 await reader_writer.send(message)

@@ -21,7 +21,7 @@ from . import _compat as compat
 from ._bounds import Bounds, CatalogMeter, event_text
 from ._connection import Connection
 from ._exceptions import MalformedMessage, TimeoutExceeded, UnusableTool
-from ._lock import CatalogLock
+from ._lock import load_cached
 from ._server_requests import ServerRequests, decline_sampling
 from ._tools import Owner, RemoteTool, generate_tool_class
 
@@ -279,7 +279,7 @@ class Toolset:
         """
         path = type(self).lock
         assert path is not None
-        locked = CatalogLock.load(path)
+        locked = load_cached(path)  # parsed again only when the file changed
         kept: list[RemoteTool] = []
         for remote in listing:
             changes = locked.drift(remote.tool)

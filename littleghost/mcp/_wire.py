@@ -12,7 +12,9 @@ logs it and drops it, leaving the request that waited for it hanging.
   SDK builds a model object per content block, and so is a ``tools/list``
   page (``Wire.listed_bytes``, which discovery meters);
 - an answer whose id is not one the client sent (the string ``"1"`` for
-  request 1, which the SDK would accept) breaks the connection too.
+  request 1, which the SDK would accept) breaks the connection too: the
+  bounded readers judge it on the raw JSON (``_answers.py``), and the read
+  stream below judges the models of any other transport.
 
 ``Route`` carries what the connection factory (``_client.py``) was told about
 reaching the server: headers, a response hook, where stderr goes.
@@ -43,8 +45,8 @@ from mcp.shared.message import SessionMessage
 import littleghost as lg
 
 from . import _compat as compat
+from ._answers import string_id
 from ._bounds import Bounds, exceeded
-from ._exceptions import MalformedMessage
 from ._failures import unparseable
 from ._http import bounded_http_client
 from ._stdio import bounded_stdio_client
@@ -215,13 +217,7 @@ class GuardedReadStream:
             and isinstance(message.id, str)
             and not self._wire.sent_string_ids
         ):
-            self._wire.fail(
-                MalformedMessage(
-                    f"MCP server answered request id {message.id[:40]!r}, a string, though "
-                    "every request id sent was an integer; connection closed",
-                    connection_closed=True,
-                )
-            )
+            self._wire.fail(string_id(message.id))
             raise anyio.EndOfStream
         return item
 

@@ -11,7 +11,6 @@ generation budget, so a schema that takes minutes to draw ends at the budget
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -22,18 +21,15 @@ from hypothesis.internal.conjecture.choice import ChoiceTemplate
 from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.strategies import SearchStrategy
 
-from ..strategies._in_turn import SeedsFirst
+from ..strategies._in_turn import OutOfTime, SeedsFirst, check_clock, choices_until
 
 __all__ = ["GENERATION_BUDGET", "Budget", "Drawn", "OutOfBudget", "draw", "example_seed", "plain"]
 
 GENERATION_BUDGET = 30.0
 """Seconds one tool's input generation may take in all (draws, coverage inputs), calls apart."""
 
-_CHOICE_KINDS = ("integer", "float", "string", "bytes", "boolean")
-
-
-class OutOfBudget(BaseException):
-    """A draw ran past its budget; a BaseException, so no strategy takes it for its own error."""
+OutOfBudget = OutOfTime
+"""A draw ran past its budget; a BaseException, so no strategy takes it for its own error."""
 
 
 class Budget:
@@ -82,9 +78,10 @@ def draw(strategy: SearchStrategy[Any], budget: Budget, seed: int | None) -> Dra
     else:
         data = ConjectureData(random=Random(seed))
     started = time.monotonic()
-    _bounded(data, budget.ends())
     try:
-        with BuildContext(data, wrapped_test=draw):
+        # The clock binds the seeds a strategy draws on first use too (``draw_outside``).
+        with choices_until(budget.ends()), BuildContext(data, wrapped_test=draw):
+            check_clock(data)
             return Drawn(data.draw(strategy))
     except StopTest:
         return None
@@ -95,18 +92,3 @@ def draw(strategy: SearchStrategy[Any], budget: Budget, seed: int | None) -> Dra
 def example_seed(run_seed: int, index: int) -> int:
     """The random seed of example ``index``: the same in every run with the same seed."""
     return run_seed * 1_000_003 + index
-
-
-def _bounded(data: ConjectureData, ends: float) -> None:
-    """Every choice ``data`` makes checks the clock first."""
-
-    def checking(method: Callable[..., Any]) -> Callable[..., Any]:
-        def choose(*args: Any, **kwargs: Any) -> Any:
-            if time.monotonic() >= ends:
-                raise OutOfBudget
-            return method(*args, **kwargs)
-
-        return choose
-
-    for kind in _CHOICE_KINDS:
-        setattr(data, f"draw_{kind}", checking(getattr(data, f"draw_{kind}")))

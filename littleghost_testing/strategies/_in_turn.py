@@ -18,8 +18,10 @@ rebuild the same value as a plain draw, which Hypothesis then shrinks as usual.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from random import Random
 from typing import Any, Generic, TypeVar
@@ -30,7 +32,7 @@ from hypothesis.internal.conjecture.choice import ChoiceTemplate
 from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.strategies import SearchStrategy
 
-__all__ = ["Seed", "SeedsFirst", "draw_outside"]
+__all__ = ["OutOfTime", "Seed", "SeedsFirst", "check_clock", "choices_until", "draw_outside"]
 
 T = TypeVar("T")
 
@@ -38,6 +40,44 @@ T = TypeVar("T")
 # each plain example also spawns up to five of Hypothesis's mutated copies.
 _PLAIN_SHARE = 0.02
 _CHOICE_KINDS = ("integer", "float", "string", "bytes", "boolean")
+
+_choices_end: ContextVar[float | None] = ContextVar("littleghost_choices_end", default=None)
+
+
+class OutOfTime(BaseException):
+    """A draw ran past ``choices_until``; a BaseException, so no strategy takes it for its own."""
+
+
+@contextmanager
+def choices_until(ends: float) -> Iterator[None]:
+    """Every choice drawn in the block checks the clock: past ``ends`` it raises ``OutOfTime``.
+
+    That includes the seeds a strategy draws apart from the test on its first
+    draw (``draw_outside``), which could otherwise take minutes unchecked.
+    """
+    token = _choices_end.set(ends)
+    try:
+        yield
+    finally:
+        _choices_end.reset(token)
+
+
+def check_clock(data: ConjectureData) -> None:
+    """Make every choice ``data`` draws check the clock ``choices_until`` set, if one is."""
+    ends = _choices_end.get()
+    if ends is None:
+        return
+
+    def checking(method: Callable[..., Any]) -> Callable[..., Any]:
+        def choose(*args: Any, **kwargs: Any) -> Any:
+            if time.monotonic() >= ends:
+                raise OutOfTime
+            return method(*args, **kwargs)
+
+        return choose
+
+    for kind in _CHOICE_KINDS:
+        setattr(data, f"draw_{kind}", checking(getattr(data, f"draw_{kind}")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +126,8 @@ class SeedsFirst(SearchStrategy[T]):
 def _forced(data: ConjectureData, choices: Sequence[Any]) -> Iterator[None]:
     """Every draw on ``data`` takes the next of ``choices``, forced, for the block."""
     queue = iter(choices)
+    # What the block replaces: a clock check (``check_clock``) must outlive it.
+    replaced = {kind: vars(data).get(f"draw_{kind}") for kind in _CHOICE_KINDS}
 
     def forcing(method: Callable[..., Any]) -> Callable[..., Any]:
         def draw(*args: Any, **kwargs: Any) -> Any:
@@ -98,8 +140,11 @@ def _forced(data: ConjectureData, choices: Sequence[Any]) -> Iterator[None]:
     try:
         yield
     finally:
-        for kind in _CHOICE_KINDS:
-            delattr(data, f"draw_{kind}")
+        for kind, method in replaced.items():
+            if method is None:
+                delattr(data, f"draw_{kind}")
+            else:
+                setattr(data, f"draw_{kind}", method)
 
 
 def draw_outside(
@@ -114,6 +159,7 @@ def draw_outside(
         data = ConjectureData.for_choices([*prefix, ChoiceTemplate("simplest", count=None)])
     else:
         data = ConjectureData(random=Random(seed), prefix=list(prefix))
+    check_clock(data)
     try:
         with BuildContext(data, wrapped_test=draw_outside):
             value = data.draw(strategy)

@@ -17,8 +17,9 @@ from littleghost._validation import SchemaValidator
 from littleghost_testing._engine import FuzzOptions, ToolReport, _tool_run
 from littleghost_testing._engine._calls import Probe
 from littleghost_testing._engine._coverage import SchemaParts, base_inputs, valid_coverage
-from littleghost_testing._engine._draws import Budget, OutOfBudget, draw
+from littleghost_testing._engine._draws import Budget, OutOfBudget, draw, plain
 from littleghost_testing._engine._mutations import broken_inputs, invalid_from
+from littleghost_testing.strategies import from_schema
 from littleghost_testing.strategies._coverage import coverage_of
 from littleghost_testing.strategies._invalid import InvalidInput
 
@@ -226,6 +227,26 @@ def test_a_draw_ends_at_its_budget() -> None:
     assert budget.left <= 0
     with pytest.raises(OutOfBudget):  # spent: the next draw does not start
         draw(st.integers(), budget, seed=2)
+
+
+ROW_ITEM = {"type": "string", "minLength": 20, "maxLength": 20}
+
+
+def test_a_first_draw_ends_at_its_budget_while_the_strategy_draws_its_seeds() -> None:
+    # 40 enums keep new shapes coming: the seeds take up to 192 draws of 100 rows
+    # apart from the test, 15 s on the first draw whatever its budget (issue 19, point 2).
+    schema = {
+        "type": "object",
+        "properties": {f"k{i}": {"enum": list(range(8))} for i in range(40)}
+        | {"rows": {"type": "array", "minItems": 100, "maxItems": 100, "items": ROW_ITEM}},
+        "required": ["rows"],
+    }
+    strategy = from_schema(schema)  # its seeds are drawn on its first draw
+    started = time.monotonic()
+    with pytest.raises(OutOfBudget):
+        draw(strategy, Budget(0.01), seed=None)
+    assert time.monotonic() - started < 3.0
+    assert draw(plain(strategy), Budget(60), seed=1) is not None  # the schema itself is fine
 
 
 def test_max_time_holds_while_inputs_are_generated(planted: Engine) -> None:
