@@ -7,6 +7,7 @@ and reports answer counts and findings, each distinct bug shrunk. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
+from ._crashes import unhandled_exception
 from ._faults import TransportFaults
 from ._findings import (
     KINDS,
@@ -19,6 +20,7 @@ from ._findings import (
     show,
 )
 from ._leaks import Leak, find_credential, find_leak, leaked_detail, redact
+from ._mutations import invalid_from
 from ._options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
 from ._planning import PlannedTool, annotations_of, plan, server_name, task_support
 from ._tool_run import NOT_SHRUNK, fuzz_tool
@@ -42,10 +44,12 @@ __all__ = [
     "find_credential",
     "find_leak",
     "fuzz_tool",
+    "invalid_from",
     "leaked_detail",
     "plan",
     "redact",
     "server_name",
     "show",
     "task_support",
+    "unhandled_exception",
 ]

@@ -11,25 +11,25 @@ generation budget, so a schema that takes minutes to draw ends at the budget
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from random import Random
 from typing import Any
 
-from hypothesis.control import BuildContext
-from hypothesis.errors import StopTest
-from hypothesis.internal.conjecture.choice import ChoiceTemplate
-from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.strategies import SearchStrategy
 
-from ..strategies._in_turn import SeedsFirst
+from .._compat import (
+    ConjectureData,
+    StopTest,
+    before_each_choice,
+    building,
+    seeded_data,
+    simplest_data,
+)
+from ..strategies import _SeedsFirst as SeedsFirst
 
 __all__ = ["GENERATION_BUDGET", "Budget", "Drawn", "OutOfBudget", "draw", "example_seed", "plain"]
 
 GENERATION_BUDGET = 30.0
 """Seconds one tool's input generation may take in all (draws, coverage inputs), calls apart."""
-
-_CHOICE_KINDS = ("integer", "float", "string", "bytes", "boolean")
 
 
 class OutOfBudget(BaseException):
@@ -77,14 +77,11 @@ def draw(strategy: SearchStrategy[Any], budget: Budget, seed: int | None) -> Dra
     """
     if budget.left <= 0 or budget.past_deadline:
         raise OutOfBudget
-    if seed is None:
-        data = ConjectureData.for_choices([ChoiceTemplate("simplest", count=None)])
-    else:
-        data = ConjectureData(random=Random(seed))
+    data = simplest_data() if seed is None else seeded_data(seed)
     started = time.monotonic()
     _bounded(data, budget.ends())
     try:
-        with BuildContext(data, wrapped_test=draw):
+        with building(data, draw):
             return Drawn(data.draw(strategy))
     except StopTest:
         return None
@@ -100,13 +97,8 @@ def example_seed(run_seed: int, index: int) -> int:
 def _bounded(data: ConjectureData, ends: float) -> None:
     """Every choice ``data`` makes checks the clock first."""
 
-    def checking(method: Callable[..., Any]) -> Callable[..., Any]:
-        def choose(*args: Any, **kwargs: Any) -> Any:
-            if time.monotonic() >= ends:
-                raise OutOfBudget
-            return method(*args, **kwargs)
+    def check() -> None:
+        if time.monotonic() >= ends:
+            raise OutOfBudget
 
-        return choose
-
-    for kind in _CHOICE_KINDS:
-        setattr(data, f"draw_{kind}", checking(getattr(data, f"draw_{kind}")))
+    before_each_choice(data, check)
