@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -112,24 +112,21 @@ def _modules() -> list[Path]:
     return sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py"))
 
 
+def _everywhere(check: Callable[..., list[str]]) -> dict[str, list[str]]:
+    """What ``check`` finds in each module of the two packages, by module."""
+    found = {}
+    for path in _modules():
+        module = _module_name(path)
+        found[module] = check(module, path.read_text(), is_package=path.name == "__init__.py")
+    return {module: names for module, names in found.items() if names}
+
+
 def test_no_module_imports_another_packages_private_module() -> None:
-    found = {
-        _module_name(path): private_imports(
-            _module_name(path), path.read_text(), is_package=path.name == "__init__.py"
-        )
-        for path in _modules()
-    }
-    assert not {module: names for module, names in found.items() if names}
+    assert not _everywhere(private_imports)
 
 
 def test_third_party_internals_are_imported_only_by_compat() -> None:
-    found = {
-        _module_name(path): third_party_internals(
-            _module_name(path), path.read_text(), is_package=path.name == "__init__.py"
-        )
-        for path in _modules()
-    }
-    assert not {module: names for module, names in found.items() if names}
+    assert not _everywhere(third_party_internals)
 
 
 @pytest.mark.parametrize(
