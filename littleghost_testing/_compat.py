@@ -10,9 +10,9 @@ this module (and that method) is what to change, with the pin in
 pyproject.toml. The MCP SDK's internals are in ``littleghost/mcp/_compat.py``;
 the kit uses no other dependency's.
 
-Tested with hypothesis 6.133.2, the lowest supported (``.ci/lowest``), and
+Tested with hypothesis 6.165.10, the lowest supported (``.ci/lowest``), and
 6.170.17, the newest on PyPI (checked with ``pip index versions hypothesis``
-on 2026-12-01); pyproject.toml allows ``>=6.133.2,<6.171``.
+on 2026-12-01); pyproject.toml allows ``>=6.165.10,<6.171``.
 """
 
 from __future__ import annotations
@@ -136,9 +136,7 @@ def set_database_key(test: Any, key: bytes) -> None:
 
 def home_directory() -> Path:
     """Where Hypothesis keeps its caches now (``.hypothesis/`` in the cwd by default)."""
-    directory: Any = configuration.storage_directory(intent_to_write=False)
-    # A Path in older versions (6.133); a StorageDirectory that knows its home in newer ones.
-    return Path(getattr(directory, "home_directory", directory))
+    return configuration.storage_directory(intent_to_write=False).home_directory
 
 
 def set_home_directory(directory: Path | None) -> None:

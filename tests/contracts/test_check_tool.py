@@ -205,15 +205,14 @@ def test_unknown_checks_and_non_tools_are_refused() -> None:
 @pytest.fixture
 def profile(tmp_path: Path) -> Iterator[Callable[..., None]]:
     """Load a Hypothesis profile for one test, then put the previous one back."""
-    # By value: hypothesis 6.133, the lowest supported, cannot name the current profile.
-    settings.register_profile("littleghost-outer", parent=settings.default)
+    previous = settings.get_current_profile_name()
 
     def load(**options: object) -> None:
         settings.register_profile("littleghost-contract-test", **options)  # type: ignore[arg-type]
         settings.load_profile("littleghost-contract-test")
 
     yield load
-    settings.load_profile("littleghost-outer")
+    settings.load_profile(previous)
 
 
 def test_the_profile_database_replays_a_failure_found_before(

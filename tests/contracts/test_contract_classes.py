@@ -154,11 +154,9 @@ def test_unset_options_take_the_active_hypothesis_profile(pytester: pytest.Pytes
         for cls in ("TestFromProfile", "TestExplicit")
         for name in checks
     ]
-    # The inner suite runs in this process and loads "tiny"; put the settings back
-    # after (by value: hypothesis 6.133, the lowest supported, cannot name a profile).
-    settings.register_profile("littleghost-outer", parent=settings.default)
+    previous = settings.get_current_profile_name()
     try:
         result = pytester.runpytest("-q", *chosen, "test_user_suite.py::test_zz_budgets")
     finally:
-        settings.load_profile("littleghost-outer")
+        settings.load_profile(previous)  # the inner suite ran in this process and loaded "tiny"
     result.assert_outcomes(passed=9)
