@@ -13,9 +13,13 @@ cleanup failures propagate.
 #   its own (``lg.instrumentation.subscribe``).
 # - Every other module is private (``_tool.py``, ``mcp/_toolset.py``, ...);
 #   ``_validation/`` is a private package whose ``__init__`` is what the rest
-#   of littleghost uses. A private module's ``__all__`` is its internal API for
-#   the rest of the project, the testing kit included; names with a leading
-#   underscore never leave their module (or private package).
+#   of littleghost and the testing kit use. A private module's ``__all__`` is
+#   its internal API for its own package and the packages inside it.
+# - Any other package reaches a private module only through a package's
+#   ``__init__``: what the testing kit needs of the core is at the end of this
+#   file (and of ``mcp/__init__.py``), under names with a leading underscore
+#   that are not API. Other names with a leading underscore never leave their
+#   module. tests/test_private_imports.py holds the rule.
 #
 # littleghost/
 #   _tool, _function_tool, _injection   Tool, @lg.tool, the RunContext parameter rule
@@ -82,6 +86,12 @@ __all__ = [
     "tool",
     "watch_runs",
 ]
+
+# Not API: what the testing kit shares with the core, through this file (the
+# layout note in littleghost_testing/__init__.py says why).
+from ._registry import TOOL_NAME as _TOOL_NAME  # noqa: F401
+from ._results import UNSERIALIZABLE as _UNSERIALIZABLE  # noqa: F401
+from ._results import render_content as _render_content  # noqa: F401
 
 # Exceptions name the package they are imported from (in tracebacks, events and
 # pickles): ``littleghost.ToolError``, not the private module that defines it.

@@ -10,10 +10,14 @@ shouldn't pay.
 Layout: ``_engine`` is the fuzzing engine (which tools to call, one call and
 what its answer means, findings, shrinking); ``cli`` (``littleghost check``)
 and the pytest route (``from_target``) drive it and render its reports;
-``contracts`` checks one tool or toolset in-process. The rule each package
-aims at: import another package's private module only through that package's
-``__init__``. Not met yet: the engine and the contract checks still import
-private modules of ``strategies``, ``contracts`` and the core (issue 18).
+``contracts`` checks one tool or toolset in-process. A private module is
+for its own package and the packages inside it; any other package imports it
+only through a package's ``__init__``: ``_engine`` lists what it shares in
+its ``__all__``, and ``strategies``, ``cli``, ``littleghost`` and
+``littleghost.mcp`` end their ``__init__`` with the names they share, under
+a leading underscore (not API). Hypothesis' internals are used in
+``_compat`` alone, the MCP SDK's in ``littleghost/mcp/_compat.py``.
+tests/test_private_imports.py fails on a new exception to either rule.
 """
 
 import importlib

@@ -12,8 +12,8 @@ from littleghost.mcp import CatalogLock
 
 from ._engine import DEFAULT_TIMEOUT
 from ._server_fuzzing import _connector
-from .cli._catalog import list_catalog
-from .contracts._runner import in_fresh_thread
+from ._threads import in_fresh_thread
+from .cli import _list_catalog as list_catalog
 
 __all__ = ["assert_matches_lock", "write_lock"]
 

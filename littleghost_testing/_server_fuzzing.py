@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import anyio
-import hypothesis.core
 import mcp
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
@@ -38,6 +37,7 @@ import littleghost as lg
 import littleghost.mcp
 from littleghost.mcp import Toolset
 
+from ._compat import global_seed
 from ._engine import (
     DEFAULT_TIMEOUT,
     FuzzOptions,
@@ -51,9 +51,10 @@ from ._engine import (
     plan,
 )
 from ._targets import Target, TargetError, resolve
-from .cli._output import details, reproduce
-from .cli._text import plural
-from .contracts._runner import in_fresh_thread
+from ._threads import in_fresh_thread
+from .cli import _details as details
+from .cli import _plural as plural
+from .cli import _reproduce as reproduce
 from .fake_server import FakeMCPServer
 
 __all__ = ["FuzzCase", "FuzzWarning", "FuzzedServer", "ReadCase", "close_all", "from_target"]
@@ -166,7 +167,7 @@ def _connector(
 
 def _global_seed() -> int | None:
     """``--hypothesis-seed``, when pytest was given one."""
-    seed = hypothesis.core.global_force_seed
+    seed = global_seed()
     return seed if isinstance(seed, int) else None
 
 

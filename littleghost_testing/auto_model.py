@@ -30,11 +30,11 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as seeded
 from hypothesis import strategies as st
-from hypothesis.control import current_build_context, currently_in_test_context
 from hypothesis.errors import Unsatisfiable
 
 import littleghost as lg
 
+from ._compat import draw_in_test, in_test
 from .strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 
 __all__ = ["AutoModel"]
@@ -153,7 +153,7 @@ def tool_results(messages: Sequence[lg.Message]) -> dict[str, str]:
 
 def draw_invalid(schema: Mapping[str, Any], seed: str) -> InvalidInput:
     """An input breaking one constraint; an object when the schema allows one: what models send."""
-    if currently_in_test_context():
+    if in_test():
         return draw(invalid_inputs(schema), seed)
     examples = draw_examples(invalid_inputs(schema), seed, INVALID_EXAMPLES)
     objects = [broken for broken in examples[1:] if isinstance(broken.value, dict)]
@@ -162,8 +162,8 @@ def draw_invalid(schema: Mapping[str, Any], seed: str) -> InvalidInput:
 
 def draw(strategy: st.SearchStrategy[Any], seed: str) -> Any:
     """One reproducible value of ``strategy`` for ``seed`` (see the module docstring)."""
-    if currently_in_test_context():
-        return current_build_context().data.draw(strategy)
+    if in_test():
+        return draw_in_test(strategy)
     return draw_examples(strategy, seed, 2)[-1]
 
 

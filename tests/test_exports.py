@@ -137,6 +137,7 @@ PUBLIC = {
         "find_credential",
         "find_leak",
         "fuzz_tool",
+        "invalid_from",
         "leaked_detail",
         "plan",
         "redact",
@@ -147,6 +148,8 @@ PUBLIC = {
         "ConnectFailed",
         "check_reads",
         "list_reads",
+
+        "unhandled_exception",
     },
     "littleghost_testing.fake_server": {
         "Call",

@@ -37,6 +37,13 @@ __all__ = [
     "translate_error",
 ]
 
+# Not API: what the testing kit shares with this package, through this file (the
+# layout note in littleghost_testing/__init__.py says why).
+from ._compat import ReadStream as _ReadStream  # noqa: F401
+from ._compat import TransportStreams as _TransportStreams  # noqa: F401
+from ._compat import WriteStream as _WriteStream  # noqa: F401
+from ._compat import client_entered as _client_entered  # noqa: F401
+
 for _public in (
     CatalogLock,
     Change,

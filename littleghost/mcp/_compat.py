@@ -3,8 +3,10 @@
 littleghost bounds what a server sends by replacing the connector an
 ``mcp.Client`` resolves at construction, and starts stdio servers with the
 SDK's own process helpers (so process groups, Windows job objects and the
-spec's shutdown sequence stay the SDK's). None of these is public API: when
-the SDK changes, this module is the one to change.
+spec's shutdown sequence stay the SDK's). The testing kit's fake server
+names the SDK's stream types, and its fuzzing engine asks whether a client
+connected already; it reaches both through ``littleghost.mcp``. None of these
+is public API: when the SDK changes, this module is the one to change.
 
 Tested with mcp 2.3.0, which is both the lowest supported and the newest 2.x
 on PyPI (checked with ``pip index versions mcp`` on 2026-12-01).
@@ -20,12 +22,17 @@ from typing import IO, Any, cast
 
 import mcp
 from mcp.client import stdio as _sdk_stdio
+from mcp.client._transport import TransportStreams
 from mcp.shared import _httpx_utils  # pyright: ignore[reportPrivateUsage]
+from mcp.shared._stream_protocols import ReadStream, WriteStream
 
 __all__ = [
     "DEFAULT_HTTP_READ_TIMEOUT",
     "DEFAULT_HTTP_TIMEOUT",
     "Connector",
+    "ReadStream",
+    "TransportStreams",
+    "WriteStream",
     "client_entered",
     "connector",
     "dispatcher_closed",

@@ -9,6 +9,7 @@ its prompts, read-only by the protocol, reporting each the same way. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
+from ._crashes import unhandled_exception
 from ._faults import TransportFaults
 from ._findings import (
     KINDS,
@@ -21,6 +22,7 @@ from ._findings import (
     show,
 )
 from ._leaks import Leak, find_credential, find_leak, leaked_detail, redact
+from ._mutations import invalid_from
 from ._options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
 from ._planning import PlannedTool, annotations_of, plan, server_name, task_support
 from ._read_session import ConnectFailed
@@ -49,6 +51,7 @@ __all__ = [
     "find_credential",
     "find_leak",
     "fuzz_tool",
+    "invalid_from",
     "leaked_detail",
     "list_reads",
     "plan",
@@ -56,4 +59,5 @@ __all__ = [
     "server_name",
     "show",
     "task_support",
+    "unhandled_exception",
 ]

@@ -26,8 +26,9 @@ from typing import Any, TypeGuard
 from littleghost._validation import SchemaValidator
 
 from ..strategies import SchemaError, from_schema
-from ..strategies._context import Context, thaw
-from ..strategies._drafts import to_2020_12
+from ..strategies import _Context as Context
+from ..strategies import _thaw as thaw
+from ..strategies import _to_2020_12 as to_2020_12
 from ._draws import Budget, draw, plain
 
 __all__ = [

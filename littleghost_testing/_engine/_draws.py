@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from random import Random
 from typing import Any
 
-from hypothesis.control import BuildContext
-from hypothesis.errors import StopTest
-from hypothesis.internal.conjecture.choice import ChoiceTemplate
-from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.strategies import SearchStrategy
 
-from ..strategies._in_turn import OutOfTime, SeedsFirst, check_clock, choices_until
+from .._compat import StopTest, building, seeded_data, simplest_data
+from ..strategies import _check_clock as check_clock
+from ..strategies import _choices_until as choices_until
+from ..strategies import _OutOfTime as OutOfTime
+from ..strategies import _SeedsFirst as SeedsFirst
 
 __all__ = ["GENERATION_BUDGET", "Budget", "Drawn", "OutOfBudget", "draw", "example_seed", "plain"]
 
@@ -73,14 +72,11 @@ def draw(strategy: SearchStrategy[Any], budget: Budget, seed: int | None) -> Dra
     """
     if budget.left <= 0 or budget.past_deadline:
         raise OutOfBudget
-    if seed is None:
-        data = ConjectureData.for_choices([ChoiceTemplate("simplest", count=None)])
-    else:
-        data = ConjectureData(random=Random(seed))
+    data = simplest_data() if seed is None else seeded_data(seed)
     started = time.monotonic()
     try:
         # The clock binds the seeds a strategy draws on first use too (``draw_outside``).
-        with choices_until(budget.ends()), BuildContext(data, wrapped_test=draw):
+        with choices_until(budget.ends()), building(data, draw):
             check_clock(data)
             return Drawn(data.draw(strategy))
     except StopTest:

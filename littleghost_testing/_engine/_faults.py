@@ -13,6 +13,8 @@ from typing import Any
 import anyio
 import mcp
 
+from littleghost.mcp import _client_entered as client_entered
+
 __all__ = ["TransportFaults"]
 
 MAX_FAULT_CHARS = 200
@@ -29,7 +31,7 @@ class TransportFaults:
 
     def attach(self, client: mcp.Client) -> mcp.Client:
         """Record ``client``'s transport faults (keeping any handler it already has)."""
-        if getattr(client, "_entered", False):
+        if client_entered(client):
             raise ValueError("attach TransportFaults before the client connects")
         previous = client.message_handler
 

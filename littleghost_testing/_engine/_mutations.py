@@ -22,8 +22,8 @@ from typing import Any
 from littleghost import ConfigurationError
 from littleghost._validation import SchemaValidator, json_path
 
+from ..strategies import _KEYWORD_ALIASES as KEYWORD_ALIASES
 from ..strategies import InvalidInput, SchemaError
-from ..strategies._drafts import KEYWORD_ALIASES
 from ._calls import Probe
 from ._coverage import (
     MAX_COVERAGE_INPUTS,

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
+from .._compat import home_directory, set_home_directory
 
 __all__ = ["CACHE_DIRECTORY", "hypothesis_home"]
 
@@ -32,8 +32,8 @@ def hypothesis_home() -> Iterator[None]:
     global _depth, _previous
     with _lock:
         if _depth == 0:
-            _previous = storage_directory(intent_to_write=False).home_directory
-            set_hypothesis_home_dir(CACHE_DIRECTORY)
+            _previous = home_directory()
+            set_home_directory(CACHE_DIRECTORY)
         _depth += 1
     try:
         yield
@@ -41,4 +41,4 @@ def hypothesis_home() -> Iterator[None]:
         with _lock:
             _depth -= 1
             if _depth == 0:
-                set_hypothesis_home_dir(_previous)
+                set_home_directory(_previous)

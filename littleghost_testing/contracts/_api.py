@@ -8,9 +8,10 @@ from typing import Any
 import littleghost as lg
 from littleghost.mcp import Toolset
 
+from .._threads import in_fresh_thread
 from ._options import DEFAULTS, Options, binding_factory
 from ._report import Check, Report
-from ._runner import in_fresh_thread, running
+from ._runner import running
 from ._subject import Subject
 from ._tool_checks import TOOL_CHECKS
 from ._toolset_checks import TOOLSET_CHECKS, run_toolset_checks

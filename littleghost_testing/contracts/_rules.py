@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import littleghost as lg
-from littleghost._results import UNSERIALIZABLE, render_content
-from littleghost.mcp._failures import ServerError
+from littleghost import _UNSERIALIZABLE as UNSERIALIZABLE
+from littleghost import _render_content as render_content
+from littleghost.mcp import ServerError
 
-from .._engine import describe, server_name
-from .._engine._crashes import unhandled_exception
+from .._engine import describe, server_name, unhandled_exception
 
 __all__ = [
     "INVALID_PREFIX",

@@ -10,7 +10,6 @@ event loop alike.
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
 import unittest
 from collections.abc import Awaitable, Callable, Iterator
@@ -19,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import hypothesis
-import hypothesis.core
 import hypothesis.errors
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from .._compat import global_seed, set_database_key
 from ._options import Options
 
 __all__ = [
@@ -33,7 +32,6 @@ __all__ = [
     "Searched",
     "TimedOut",
     "Violation",
-    "in_fresh_thread",
     "running",
 ]
 
@@ -165,9 +163,9 @@ class Runner:
         test = self.options.profile_settings()(test)
         if self.options.seed is not None:
             test = hypothesis.seed(self.options.seed)(test)
-        elif hypothesis.core.global_force_seed is None:
+        elif global_seed() is None:
             digest = hashlib.sha256(key.encode()).digest()
-            test._hypothesis_internal_database_key = b"littleghost-contract." + digest
+            set_database_key(test, b"littleghost-contract." + digest)
         return test
 
 
@@ -176,27 +174,3 @@ def running(options: Options) -> Iterator[Runner]:
     """A Runner whose event loop lives for the ``with`` block."""
     with start_blocking_portal(options.backend) as portal:
         yield Runner(portal, options)
-
-
-def in_fresh_thread(function: Callable[[], T]) -> T:
-    """Call ``function`` in a new thread and return (or raise) what it did.
-
-    A portal started from a thread that runs an event loop inherits that
-    loop's context and, on trio, never shuts down; a fresh thread starts
-    with an empty context, so the checks also work inside ``async`` code.
-    """
-    outcome: list[Any] = []
-
-    def target() -> None:
-        try:
-            outcome.append((True, function()))
-        except BaseException as error:
-            outcome.append((False, error))
-
-    thread = threading.Thread(target=target, name="littleghost-contracts")
-    thread.start()
-    thread.join()
-    succeeded, value = outcome[0]
-    if not succeeded:
-        raise value
-    return value

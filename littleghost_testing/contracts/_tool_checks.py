@@ -11,10 +11,9 @@ import jsonschema
 from hypothesis.errors import HypothesisException
 
 import littleghost as lg
-from littleghost._registry import TOOL_NAME
+from littleghost import _TOOL_NAME as TOOL_NAME
 
-from .._engine import describe, leaked_detail
-from .._engine._mutations import invalid_from
+from .._engine import describe, invalid_from, leaked_detail
 from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._canaries import Canary, canaries
 from ._options import Options

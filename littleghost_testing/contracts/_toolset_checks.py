@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import littleghost as lg
-from littleghost._registry import TOOL_NAME
+from littleghost import _TOOL_NAME as TOOL_NAME
 from littleghost.mcp import Toolset
 
 from .._engine import describe

@@ -8,16 +8,18 @@ fail the connection the way a dying process or socket would.
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
 import mcp_types as types
-from mcp.client._transport import TransportStreams
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
 
 from ._serving import Serving, serve_streams
+
+if TYPE_CHECKING:
+    from littleghost.mcp import _TransportStreams as TransportStreams
 
 __all__ = ["MemoryTransport"]
 

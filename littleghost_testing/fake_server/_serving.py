@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.runner import serve_dual_era_loop
-from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import SessionMessage
+
+if TYPE_CHECKING:
+    from littleghost.mcp import _ReadStream as ReadStream
+    from littleghost.mcp import _WriteStream as WriteStream
 
 __all__ = ["Serving", "serve_streams"]
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-
-from mcp.client._transport import TransportStreams
+from typing import TYPE_CHECKING
 
 from ._records import Records
+
+if TYPE_CHECKING:
+    from littleghost.mcp import _TransportStreams as TransportStreams
 
 __all__ = ["CountedTransport"]
 

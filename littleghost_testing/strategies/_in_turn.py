@@ -23,14 +23,20 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from random import Random
 from typing import Any, Generic, TypeVar
 
-from hypothesis.control import BuildContext
-from hypothesis.errors import StopTest
-from hypothesis.internal.conjecture.choice import ChoiceTemplate
-from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.strategies import SearchStrategy
+
+from .._compat import (
+    ConjectureData,
+    StopTest,
+    before_each_choice,
+    building,
+    choices_of,
+    forced,
+    seeded_data,
+    simplest_data,
+)
 
 __all__ = ["OutOfTime", "Seed", "SeedsFirst", "check_clock", "choices_until", "draw_outside"]
 
@@ -39,7 +45,6 @@ T = TypeVar("T")
 # The chance that an example skips the seeds while some are left: small, because
 # each plain example also spawns up to five of Hypothesis's mutated copies.
 _PLAIN_SHARE = 0.02
-_CHOICE_KINDS = ("integer", "float", "string", "bytes", "boolean")
 
 _choices_end: ContextVar[float | None] = ContextVar("littleghost_choices_end", default=None)
 
@@ -68,16 +73,11 @@ def check_clock(data: ConjectureData) -> None:
     if ends is None:
         return
 
-    def checking(method: Callable[..., Any]) -> Callable[..., Any]:
-        def choose(*args: Any, **kwargs: Any) -> Any:
-            if time.monotonic() >= ends:
-                raise OutOfTime
-            return method(*args, **kwargs)
+    def check() -> None:
+        if time.monotonic() >= ends:
+            raise OutOfTime
 
-        return choose
-
-    for kind in _CHOICE_KINDS:
-        setattr(data, f"draw_{kind}", checking(getattr(data, f"draw_{kind}")))
+    before_each_choice(data, check)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,38 +113,13 @@ class SeedsFirst(SearchStrategy[T]):
         index = data.draw_integer(0, len(seeds) - 1)  # unused by a plain draw: keeps alignment
         if not from_seed:
             return data.draw(self.plain)
-        with _forced(data, seeds[index].choices):
+        with forced(data, seeds[index].choices):
             return data.draw(self.plain)
 
     def __repr__(self) -> str:
         # Not the plain strategy's: Hypothesis spells out every argument of every
         # layer, tens of kilobytes for a large schema (and warns about it).
         return self._label
-
-
-@contextmanager
-def _forced(data: ConjectureData, choices: Sequence[Any]) -> Iterator[None]:
-    """Every draw on ``data`` takes the next of ``choices``, forced, for the block."""
-    queue = iter(choices)
-    # What the block replaces: a clock check (``check_clock``) must outlive it.
-    replaced = {kind: vars(data).get(f"draw_{kind}") for kind in _CHOICE_KINDS}
-
-    def forcing(method: Callable[..., Any]) -> Callable[..., Any]:
-        def draw(*args: Any, **kwargs: Any) -> Any:
-            return method(*args, **{**kwargs, "forced": next(queue)})
-
-        return draw
-
-    for kind in _CHOICE_KINDS:
-        setattr(data, f"draw_{kind}", forcing(getattr(data, f"draw_{kind}")))
-    try:
-        yield
-    finally:
-        for kind, method in replaced.items():
-            if method is None:
-                delattr(data, f"draw_{kind}")
-            else:
-                setattr(data, f"draw_{kind}", method)
 
 
 def draw_outside(
@@ -155,14 +130,11 @@ def draw_outside(
     The same in every process. ``prefix`` fixes the first choices. None when
     the strategy gave no value (a filter ran dry).
     """
-    if seed is None:
-        data = ConjectureData.for_choices([*prefix, ChoiceTemplate("simplest", count=None)])
-    else:
-        data = ConjectureData(random=Random(seed), prefix=list(prefix))
+    data = simplest_data(prefix) if seed is None else seeded_data(seed, prefix)
     check_clock(data)
     try:
-        with BuildContext(data, wrapped_test=draw_outside):
+        with building(data, draw_outside):
             value = data.draw(strategy)
     except StopTest:
         return None
-    return Seed(value, tuple(data.choices))
+    return Seed(value, choices_of(data))

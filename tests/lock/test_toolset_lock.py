@@ -13,8 +13,8 @@ import pytest
 import littleghost as lg
 from littleghost.mcp import CatalogLock, Toolset
 from littleghost_testing import assert_matches_lock
+from littleghost_testing._threads import in_fresh_thread
 from littleghost_testing.cli import main
-from littleghost_testing.contracts._runner import in_fresh_thread
 from littleghost_testing.fake_server import FakeMCPServer
 
 pytestmark = pytest.mark.anyio
