@@ -148,7 +148,6 @@ PUBLIC = {
         "ConnectFailed",
         "check_reads",
         "list_reads",
-
         "unhandled_exception",
     },
     "littleghost_testing.fake_server": {
