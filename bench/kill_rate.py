@@ -49,8 +49,9 @@ SLOW_START_TIMEOUT = 60
 """--timeout for the FastMCP server: importing fastmcp 2.x alone takes ~10 s on a busy machine."""
 RUN_TIMEOUT = 1800
 """One check run taking longer than this is reported as broken."""
-CONNECT_RETRIES = 1
-"""A run that could not connect (exit 2: a busy machine starts a server slowly) is tried again."""
+CONNECT_RETRIES = 3
+"""A run that could not connect (exit 2: a busy machine starts a server slowly) is tried again,
+up to this many times."""
 FUZZER_SETTINGS = {"default": [], "both, 50 runs": ["--phase", "both", "--runs", "50"]}
 """mcp-fuzzer's settings: its defaults (aggressive phase, 10 runs per tool), and more."""
 FUZZER_KINDS = {

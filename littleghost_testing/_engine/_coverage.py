@@ -4,11 +4,12 @@ Random examples find a bug at ``days == 365`` only by chance, and an optional
 key, a second enum value or the other ``oneOf`` branch only when a draw
 happens on it. So before them each tool gets inputs that follow its schema:
 the smallest valid input (the simplest draw: optional keys absent) and the
-fullest (every optional key present), and on top of each, every place in it
-set in turn to each value at its schema's edges: a numeric bound and the
-value next to an exclusive one, zero when allowed, the empty and the longest
-string or array, each ``enum`` value, both booleans, ``null`` where allowed,
-each ``anyOf``/``oneOf`` branch and each type of a type list. Every input is
+fullest (every optional key present, at its default if it has one), and on
+top of each, every place in it set in turn to each value at its schema's
+edges: a numeric bound and the value next to an exclusive one, zero when
+allowed, the empty and the longest string or array, each ``enum`` value, both
+booleans, ``null`` where allowed, each ``anyOf``/``oneOf`` branch and each
+type of a type list. Every input is
 checked with littleghost's validator before it is sent as valid. How many
 there are follows the schema, not ``--examples``, up to ``MAX_COVERAGE_INPUTS``.
 """
