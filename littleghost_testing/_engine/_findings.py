@@ -68,6 +68,7 @@ INPUT_KINDS = frozenset({"accepted_invalid", "ignored_unknown_property"})
 """Kinds about the input the server failed to refuse: grouped per broken keyword and place."""
 
 _ANY_ITEM = re.compile(r"\[\d+\]")
+_ANY_KEY_KEYWORDS = frozenset({"additionalProperties", "unevaluatedProperties", "propertyNames"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,8 @@ class Finding:
         keyword at another property, is another bug (array items count as one place)."""
         if self.kind not in INPUT_KINDS:
             return (self.kind, None)
+        if self.keyword in _ANY_KEY_KEYWORDS:  # each unknown key names its own place
+            return (self.kind, self.keyword)
         return (self.kind, f"{self.keyword} at {_ANY_ITEM.sub('[*]', self.path or '$')}")
 
     def to_json(self) -> dict[str, Any]:
