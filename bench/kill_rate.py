@@ -49,8 +49,9 @@ SLOW_START_TIMEOUT = 60
 """--timeout for the FastMCP server: importing fastmcp 2.x alone takes ~10 s on a busy machine."""
 RUN_TIMEOUT = 1800
 """One check run taking longer than this is reported as broken."""
-CONNECT_RETRIES = 1
-"""A run that could not connect (exit 2: a busy machine starts a server slowly) is tried again."""
+CONNECT_RETRIES = 3
+"""A run that could not connect (exit 2: a busy machine starts a server slowly) is tried again,
+up to this many times."""
 FUZZER_SETTINGS = {"default": [], "both, 50 runs": ["--phase", "both", "--runs", "50"]}
 """mcp-fuzzer's settings: its defaults (aggressive phase, 10 runs per tool), and more."""
 FUZZER_KINDS = {
@@ -73,14 +74,16 @@ def command_for(server: str, spec: dict, options: argparse.Namespace) -> list[st
     return [names.get(word, word) for word in spec["command"]]
 
 
-def run_check(server: str, command: list[str], setting: str, folder: Path) -> tuple[dict, float]:
+def run_check(
+    server: str, command: list[str], setting: str, folder: Path, timeout: float | None
+) -> tuple[dict, float]:
     report = folder / f"{server}-{setting}.json"
     argv = [sys.executable, "-m", "littleghost_testing.cli", "check", "--quiet"]
     argv += ["--json", str(report)]
     if setting != "default":
         argv += ["--examples", setting]
-    if server == "fastmcp":
-        argv += ["--timeout", str(SLOW_START_TIMEOUT)]
+    if server == "fastmcp" or timeout is not None:
+        argv += ["--timeout", str(max(timeout or 0, SLOW_START_TIMEOUT * (server == "fastmcp")))]
     for attempt in range(1 + CONNECT_RETRIES):
         started = time.perf_counter()
         finished = subprocess.run(
@@ -185,6 +188,12 @@ def main() -> None:
     parser.add_argument("--servers", nargs="+", help="corpus servers (default: all that run)")
     parser.add_argument("--fastmcp-python", help="an interpreter with fastmcp 2.x installed")
     parser.add_argument("--mcp-fuzzer", help="also run this mcp-fuzzer executable")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        help="check's --timeout for every server (on a busy machine a server may take more "
+        "than the default 10 s to start; the planted hang sleeps a minute)",
+    )
     parser.add_argument("--json", type=Path, help="write every verdict here")
     parser.add_argument("-v", "--verbose", action="store_true", help="list misses and alarms")
     options = parser.parse_args()
@@ -205,7 +214,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory)
         rows, results["littleghost check"] = measure(
-            lambda server, command, setting: run_check(server, command, setting, folder),
+            lambda server, command, setting: run_check(
+                server, command, setting, folder, options.timeout
+            ),
             options.settings,
             commands,
             manifest,

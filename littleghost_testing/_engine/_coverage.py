@@ -4,11 +4,12 @@ Random examples find a bug at ``days == 365`` only by chance, and an optional
 key, a second enum value or the other ``oneOf`` branch only when a draw
 happens on it. So before them each tool gets inputs that follow its schema:
 the smallest valid input (the simplest draw: optional keys absent) and the
-fullest (every optional key present), and on top of each, every place in it
-set in turn to each value at its schema's edges: a numeric bound and the
-value next to an exclusive one, zero when allowed, the empty and the longest
-string or array, each ``enum`` value, both booleans, ``null`` where allowed,
-each ``anyOf``/``oneOf`` branch and each type of a type list. Every input is
+fullest (every optional key present, at its default if it has one), and on
+top of each, every place in it set in turn to each value at its schema's
+edges: a numeric bound and the value next to an exclusive one, zero when
+allowed, the empty and the longest string or array, each ``enum`` value, both
+booleans, ``null`` where allowed, each ``anyOf``/``oneOf`` branch and each
+type of a type list. Every input is
 checked with littleghost's validator before it is sent as valid. How many
 there are follows the schema, not ``--examples``, up to ``MAX_COVERAGE_INPUTS``.
 """
@@ -23,6 +24,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from littleghost import ConfigurationError
 from littleghost._validation import SchemaValidator
 
 from ..strategies import SchemaError, from_schema
@@ -110,6 +112,17 @@ class SchemaParts:
         drawn = draw(strategy, self.budget, None)
         return _NONE if drawn is None else drawn.value
 
+    def preferred(self, schema: Any) -> Any:
+        """The value an absent optional property gets: its ``default`` when the schema allows
+        it (the server's own choice, so the likeliest to work; a server may check more than
+        its schema says, as ``max_cells >= 1`` behind a bare ``integer``), else its simplest.
+        A ``null`` default stands for the key's absence, so it is not used."""
+        if isinstance(schema, dict) and schema.get("default") is not None:
+            with contextlib.suppress(ConfigurationError):
+                if SchemaValidator({**schema, **self.defs}).is_valid(schema["default"]):
+                    return schema["default"]
+        return self.simplest(schema)
+
     def places(self, value: Any, schema: Any = None, path: Path = ()) -> Iterator[Place]:
         """Every place in ``value``, outermost first: present properties, first array items."""
         node = self.merged(self.root if not path and schema is None else schema)
@@ -128,7 +141,8 @@ class SchemaParts:
             yield from self.places(value[0], sub if isinstance(sub, dict) else {}, (*path, 0))
 
     def fullest(self, value: Any, schema: Any = None, depth: int = 0) -> Any:
-        """``value`` with every optional property it lacks added, an empty array given an item."""
+        """``value`` with every optional property it lacks added (its default if it has one), an
+        empty array given an item."""
         node = self.merged(self.root if schema is None else schema)
         if depth > MAX_COVERAGE_DEPTH:
             return value
@@ -141,7 +155,7 @@ class SchemaParts:
         out = dict(value)
         for key, sub in node.get("properties", {}).items():
             if key not in out:
-                added = self.simplest(sub)
+                added = self.preferred(sub)
                 if added is _NONE:
                     continue
                 out[key] = added

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -72,7 +73,10 @@ KINDS: dict[str, tuple[Severity, str]] = {
 """Every finding kind: its default severity and a one-line description."""
 
 INPUT_KINDS = frozenset({"accepted_invalid", "ignored_unknown_property"})
-"""Kinds about the input the server failed to refuse: grouped per broken keyword."""
+"""Kinds about the input the server failed to refuse: grouped per broken keyword and place."""
+
+_ANY_ITEM = re.compile(r"\[\d+\]")
+_ANY_KEY_KEYWORDS = frozenset({"additionalProperties", "unevaluatedProperties", "propertyNames"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +100,13 @@ class Finding:
 
     @property
     def group(self) -> tuple[str, str | None]:
-        """Distinct bugs stay distinct: a refusal missing for another keyword is another bug."""
-        return (self.kind, self.keyword if self.kind in INPUT_KINDS else None)
+        """Distinct bugs stay distinct: a refusal missing for another keyword, or for the same
+        keyword at another property, is another bug (array items count as one place)."""
+        if self.kind not in INPUT_KINDS:
+            return (self.kind, None)
+        if self.keyword in _ANY_KEY_KEYWORDS:  # each unknown key names its own place
+            return (self.kind, self.keyword)
+        return (self.kind, f"{self.keyword} at {_ANY_ITEM.sub('[*]', self.path or '$')}")
 
     def to_json(self) -> dict[str, Any]:
         return {

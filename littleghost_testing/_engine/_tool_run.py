@@ -422,7 +422,9 @@ class _ToolRun:
     def _shrink_all(self) -> None:
         """Search each shrinkable bug again, raising on it, within the shrink budget."""
         ends = time.monotonic() + self.options.shrink_budget
-        for (kind, keyword), found in list(self.findings.items()):
+        # A valid input's bug first: an invalid one is already one constraint from a valid input.
+        ordered = sorted(self.findings.items(), key=lambda item: not item[1][0].valid)
+        for (kind, keyword), found in ordered:
             if kind in NOT_SHRUNK or self.report.crashed or time.monotonic() >= ends:
                 continue
             valid = found[0].valid

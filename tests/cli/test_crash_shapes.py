@@ -33,6 +33,19 @@ CRASHES = [
     ("Cannot read properties of undefined (reading 'toUpperCase')", "a JavaScript runtime error"),
     ("args.items.map is not a function", "a JavaScript runtime error"),
     ("Reduce of empty array with no initial value", "a JavaScript runtime error"),
+    # V8's texts as node 20 throws them (String.fromCodePoint(NaN), "a".repeat(-1), ...)
+    ("Invalid code point NaN", "a JavaScript runtime error"),
+    ("Invalid count value: -1", "a JavaScript runtime error"),
+    ("toFixed() digits argument must be between 0 and 100", "a JavaScript runtime error"),
+    ("Invalid regular expression: /(/: Unterminated group", "a JavaScript runtime error"),
+    ("undefinedVar is not defined", "a JavaScript runtime error"),
+    ("Assignment to constant variable.", "a JavaScript runtime error"),
+    ("Do not know how to serialize a BigInt", "a JavaScript runtime error"),
+    (
+        "Converting circular structure to JSON\n    --> starting at object with constructor "
+        "'Object'\n    --- property 'o' closes the circle",
+        "a JavaScript runtime error",
+    ),
 ]
 DELIBERATE = [
     "Error executing tool divide: parts must not be zero",
@@ -42,6 +55,8 @@ DELIBERATE = [
     "MCP error -32602: Input validation error: Invalid arguments for tool divide",
     "repository is not a git repository",
     "division by zero is not allowed here",
+    "Invalid code point: use two capital letters",  # a tool's own refusal, not V8's text
+    "the user is not defined in this workspace",
     "",
 ]
 

@@ -120,6 +120,28 @@ def test_coverage_inputs_are_valid_and_invalid_ones_break_exactly_their_keyword(
     assert reached.missed == [("break", "type", "$")]
 
 
+def test_the_fullest_input_adds_optional_keys_at_their_defaults() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "max_cells": {"type": "integer", "default": 2000},
+            "mode": {"enum": ["values", "formulas"], "default": "formulas"},
+            "range": {"type": ["string", "null"], "default": None},  # null: the key's absence
+            "limit": {"type": "integer", "maximum": 5, "default": 50},  # not allowed: ignored
+        },
+        "required": ["path"],
+    }
+    parts = SchemaParts(schema, Budget(30.0))
+    fullest = parts.fullest({"path": "a.xlsx"})
+    assert fullest["max_cells"] == 2000 and fullest["mode"] == "formulas"
+    assert fullest["range"] is not None and fullest["limit"] != 50
+    broken = [
+        probe.input["max_cells"] for probe in broken_inputs(parts, SchemaValidator(schema), fullest)
+    ]
+    assert "2000" in broken  # a lax server's hidden max_cells >= 1 no longer refuses it first
+
+
 def test_coverage_confuses_types_the_way_lax_servers_accept() -> None:
     schema = {
         "type": "object",
@@ -177,7 +199,8 @@ def test_invalid_inputs_broken_from_working_inputs_reach_the_servers_own_checks(
     report = planted.fuzz("log", given)
     [group] = report.groups
     assert (group.example.kind, group.example.keyword) == ("accepted_invalid", "type")
-    assert group.example.input == {"repo": "/srv/repo", "max_count": "1"}
+    # max_count added at its default, 10 (the server's own choice), then sent as text
+    assert group.example.input == {"repo": "/srv/repo", "max_count": "10"}
 
 
 @pytest.fixture
@@ -280,7 +303,7 @@ def test_the_contract_checks_break_the_examples_that_work_first() -> None:
     broken = invalid_from(schema, [{"repo": "/srv/repo"}, {"max_count": 2}])
     # Only valid examples are broken, one place at a time: elsewhere the repository stays.
     assert all(record.value["repo"] == "/srv/repo" for record in broken if record.path != "$.repo")
-    assert ({"repo": "/srv/repo", "max_count": "1"}, "type") in [
+    assert ({"repo": "/srv/repo", "max_count": "10"}, "type") in [  # added at its default
         (record.value, record.keyword) for record in broken
     ]
     assert ({}, "required") in [(record.value, record.keyword) for record in broken]

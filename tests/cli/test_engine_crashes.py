@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -88,18 +87,6 @@ def test_a_low_level_server_crash_is_a_jsonrpc_error(anyio_backend: str) -> None
 def _stdio(command: str, *args: str) -> Callable[[], mcp.Client]:
     parameters = StdioServerParameters(command=command, args=list(args))
     return lambda: mcp.Client(parameters, mode="legacy")
-
-
-@pytest.fixture(scope="session")
-def fastmcp_python(request: pytest.FixtureRequest) -> str:
-    """A Python with FastMCP 2.x (which needs mcp 1.x), in a venv cached across runs."""
-    home = request.config.cache.mkdir("fastmcp2-venv")
-    python = home / "bin" / "python"
-    if not (home / "installed").exists():  # a half-made venv is made again
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(home)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "fastmcp>=2,<3"], check=True)
-        (home / "installed").touch()
-    return str(python)
 
 
 @pytest.fixture(scope="session")

@@ -55,16 +55,17 @@ def test_schema_examples_and_defaults_go_first_then_given_inputs(
         {"query": "beta", "limit": 5},
         {"query": "given", "limit": 2},
     ]
-    # Then the coverage phase: the smallest and fullest inputs, and the schema's edges.
+    # Then the coverage phase: the smallest and fullest inputs (limit at its default, 5),
+    # and the schema's edges.
     assert sent[3:8] == [
         {"query": ""},
-        {"query": "", "limit": 1},
+        {"query": "", "limit": 5},
         {"query": "é"},
-        {"query": "é", "limit": 1},
-        {"query": "", "limit": 1.0},
+        {"query": "é", "limit": 5},
+        {"query": "", "limit": 1},
     ]
     assert report.notes == ["inputs['search'][1] not sent: it breaks 'required' at $.query"]
-    assert report.valid_calls == 3 + 5 + 8
+    assert report.valid_calls == 3 + 6 + 8  # limit's edges: 1, and 5.0 on the fullest
     # The shop breaks its outputSchema for a limit over 100, valid input or not.
     schema = engine.plan(options)["search"].tool.input_schema
     valid = [args for args in sent if not SchemaValidator(schema).violations(args)]

@@ -130,6 +130,19 @@ def percent(arguments: dict[str, Any]) -> CallToolResult:
     return text(f"{arguments['part'] * 100 / arguments['whole']:.1f}%")  # bug: ZeroDivisionError
 
 
+ITEMS = [f"item {number}" for number in range(1, 101)]
+
+
+@tool(
+    "item_at",
+    "The item at a position, 1 to 100.",
+    obj({"position": {"type": INTEGER, "minimum": 1, "maximum": 100}}, "position"),
+)
+def item_at(arguments: dict[str, Any]) -> CallToolResult:
+    # bug: TypeError on 3.0, an integer by JSON Schema (and by jsonschema) but a float here
+    return text(ITEMS[arguments["position"] - 1])
+
+
 # -- validation gaps ---------------------------------------------------------------
 
 COUNTRIES = {"DE": "Germany", "FR": "France", "US": "United States"}
@@ -171,9 +184,6 @@ def date_format(arguments: dict[str, Any]) -> CallToolResult:
     return text(FORMATS.get(arguments["style"], FORMATS["iso"]))
 
 
-ITEMS = [f"item {number}" for number in range(1, 101)]
-
-
 @tool(
     "top_items",
     "The top 1 to 20 items.",
@@ -181,7 +191,7 @@ ITEMS = [f"item {number}" for number in range(1, 101)]
     drop=("count.maximum",),  # bug: the maximum is not enforced
 )
 def top_items(arguments: dict[str, Any]) -> CallToolResult:
-    return text(", ".join(ITEMS[: arguments["count"]]))
+    return text(", ".join(ITEMS[: int(arguments["count"])]))  # 3.0 is an integer too
 
 
 @tool(

@@ -223,8 +223,9 @@ def test_a_crash_on_a_valid_input_fails_the_item() -> None:
         _case(server, "divide").check()  # type: ignore[attr-defined]
     server.close()
     text = str(failed.value)
-    # pydantic's lax mode also takes "1" or true for an integer: the coverage phase sends them.
-    assert text.startswith("divide on MCPServer 'planted': 2 violations in ")
+    # pydantic's lax mode also takes "1" or true for an integer: the coverage phase sends them,
+    # for total and for parts (two places, so two distinct bugs).
+    assert text.startswith("divide on MCPServer 'planted': 3 violations in ")
     assert "divide: unhandled_exception (violation): " in text
     assert "divide: accepted_invalid (violation), breaks 'type' at " in text
     assert "'Error executing tool divide'" in text
