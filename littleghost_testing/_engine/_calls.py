@@ -7,6 +7,7 @@ bounds, result conversion and error translation as in an agent.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -119,26 +120,22 @@ async def call_once(
 async def _send(
     tool: lg.Tool, arguments: Any, seconds: float, faults: TransportFaults | None
 ) -> _Sent:
+    """One call, in the calling task: bounded by ``seconds``, ended early by a fault."""
     sent = _Sent()
-    async with anyio.create_task_group() as group:
-        group.cancel_scope.deadline = anyio.current_time() + seconds
-
-        async def call() -> None:
+    with anyio.CancelScope(deadline=anyio.current_time() + seconds) as scope:
+        watching = (
+            contextlib.nullcontext(None)
+            if faults is None
+            else faults.watch(scope, FAULT_GRACE_SECONDS)
+        )
+        with watching as watch:
             try:
                 sent.value = await tool.call(arguments)
             except Exception as error:
                 sent.error = error
             sent.done = True
-            group.cancel_scope.cancel()
-
-        async def watch(faults: TransportFaults) -> None:
-            sent.fault = await faults.next()
-            await anyio.sleep(FAULT_GRACE_SECONDS)
-            group.cancel_scope.cancel()
-
-        group.start_soon(call)
-        if faults is not None:
-            group.start_soon(watch, faults)
+    if watch is not None:
+        sent.fault = watch.fault
     return sent
 
 
