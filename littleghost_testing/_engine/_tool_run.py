@@ -40,8 +40,8 @@ from ._calls import UNKNOWN_PROPERTY_KEYWORDS, Outcome, Probe, call_once
 from ._coverage import MAX_COVERAGE_INPUTS, SchemaParts, base_inputs, valid_coverage
 from ._draws import GENERATION_BUDGET, Budget, OutOfBudget, draw, example_seed, plain
 from ._faults import TransportFaults
-from ._handoff import prompt_handoffs
 from ._findings import Finding, FindingGroup, ToolReport, show, unexercised
+from ._handoff import prompt_handoffs
 from ._inputs import is_zero_argument, schema_inputs
 from ._mutations import UNKNOWN_PROPERTY, broken_inputs
 from ._options import FuzzOptions
