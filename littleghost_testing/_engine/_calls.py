@@ -25,7 +25,7 @@ from littleghost.mcp import (
 )
 
 from ._crashes import reads_as_error, unhandled_exception
-from ._faults import TransportFaults
+from ._faults import FaultWatch, TransportFaults
 from ._findings import KINDS, Finding, Severity, describe, show
 from ._leaks import find_leak
 from ._planning import server_name
@@ -122,20 +122,16 @@ async def _send(
 ) -> _Sent:
     """One call, in the calling task: bounded by ``seconds``, ended early by a fault."""
     sent = _Sent()
-    with anyio.CancelScope(deadline=anyio.current_time() + seconds) as scope:
-        watching = (
-            contextlib.nullcontext(None)
-            if faults is None
-            else faults.watch(scope, FAULT_GRACE_SECONDS)
-        )
-        with watching as watch:
-            try:
-                sent.value = await tool.call(arguments)
-            except Exception as error:
-                sent.error = error
-            sent.done = True
-    if watch is not None:
-        sent.fault = watch.fault
+    scope = anyio.CancelScope(deadline=anyio.current_time() + seconds)
+    watch = FaultWatch(scope, FAULT_GRACE_SECONDS)
+    watching = contextlib.nullcontext() if faults is None else faults.watching(watch)
+    with scope, watching:
+        try:
+            sent.value = await tool.call(arguments)
+        except Exception as error:
+            sent.error = error
+        sent.done = True
+    sent.fault = watch.fault
     return sent
 
 

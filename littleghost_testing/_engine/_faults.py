@@ -22,7 +22,7 @@ MAX_FAULT_CHARS = 200
 
 
 class FaultWatch:
-    """One call's watch: the first fault seen while it ran, if any."""
+    """One call's watch: ``scope`` to end ``grace`` seconds after a fault, and the first fault."""
 
     def __init__(self, scope: anyio.CancelScope, grace: float) -> None:
         self.scope = scope
@@ -31,7 +31,7 @@ class FaultWatch:
 
 
 class TransportFaults:
-    """Attach to a client before it connects; the engine then runs each call in ``watch()``."""
+    """Attach to a client before it connects; the engine then runs each call in ``watching()``."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -54,16 +54,15 @@ class TransportFaults:
         return client
 
     @contextmanager
-    def watch(self, scope: anyio.CancelScope, grace: float) -> Iterator[FaultWatch]:
-        """While inside, a fault ends ``scope`` ``grace`` seconds later (unless it ends sooner).
+    def watching(self, watch: FaultWatch) -> Iterator[None]:
+        """While inside, a fault ends ``watch.scope`` ``watch.grace`` seconds later (if still open).
 
         Shortening the scope's deadline, rather than a task per call waiting for
         a fault, keeps a call to one task: the engine makes hundreds.
         """
-        watch = FaultWatch(scope, grace)
         self._watches.append(watch)
         try:
-            yield watch
+            yield
         finally:
             self._watches.remove(watch)
 
