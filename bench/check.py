@@ -37,6 +37,8 @@ from littleghost_testing.cli._progress import Progress  # noqa: E402
 from littleghost_testing.cli._run import Checker  # noqa: E402
 
 COMMAND = [sys.executable, "-m", "littleghost_testing.demo_server"]
+TIMEOUT = 60.0
+"""Seconds to connect and per call: generous, so a loaded machine slows the bench, not fails it."""
 
 
 def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]]]]:
@@ -57,7 +59,7 @@ def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]
     _tool_run.call_once = recording
     checker = Checker(
         resolve(None, command=COMMAND),
-        FuzzOptions(examples=examples, shrink_budget=5.0),
+        FuzzOptions(examples=examples, shrink_budget=5.0, timeout=TIMEOUT),
         workers=1,
         max_time=None,
         log=None,

@@ -7,6 +7,7 @@ bounds, result conversion and error translation as in an agent.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from littleghost.mcp import (
 )
 
 from ._crashes import reads_as_error, unhandled_exception
-from ._faults import TransportFaults
+from ._faults import FaultWatch, TransportFaults
 from ._findings import KINDS, Finding, Severity, describe, show
 from ._leaks import find_leak
 from ._planning import server_name
@@ -119,26 +120,18 @@ async def call_once(
 async def _send(
     tool: lg.Tool, arguments: Any, seconds: float, faults: TransportFaults | None
 ) -> _Sent:
+    """One call, in the calling task: bounded by ``seconds``, ended early by a fault."""
     sent = _Sent()
-    async with anyio.create_task_group() as group:
-        group.cancel_scope.deadline = anyio.current_time() + seconds
-
-        async def call() -> None:
-            try:
-                sent.value = await tool.call(arguments)
-            except Exception as error:
-                sent.error = error
-            sent.done = True
-            group.cancel_scope.cancel()
-
-        async def watch(faults: TransportFaults) -> None:
-            sent.fault = await faults.next()
-            await anyio.sleep(FAULT_GRACE_SECONDS)
-            group.cancel_scope.cancel()
-
-        group.start_soon(call)
-        if faults is not None:
-            group.start_soon(watch, faults)
+    scope = anyio.CancelScope(deadline=anyio.current_time() + seconds)
+    watch = FaultWatch(scope, FAULT_GRACE_SECONDS)
+    watching = contextlib.nullcontext() if faults is None else faults.watching(watch)
+    with scope, watching:
+        try:
+            sent.value = await tool.call(arguments)
+        except Exception as error:
+            sent.error = error
+        sent.done = True
+    sent.fault = watch.fault
     return sent
 
 

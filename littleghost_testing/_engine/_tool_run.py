@@ -11,7 +11,8 @@ Hypothesis raising on it, so its shrinker reduces the input. Answers are
 cached per input, so replaying what exploration already sent costs no call,
 and a timed-out input is never sent again. While exploring, the next input is
 generated while the server answers the previous one (one call in flight at
-most, calls in the order generated).
+most, calls in the order generated), with prompt handoffs between the two
+threads (``_handoff``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from ._coverage import MAX_COVERAGE_INPUTS, SchemaParts, base_inputs, valid_cove
 from ._draws import GENERATION_BUDGET, Budget, OutOfBudget, draw, example_seed, plain
 from ._faults import TransportFaults
 from ._findings import Finding, FindingGroup, ToolReport, show, unexercised
+from ._handoff import prompt_handoffs
 from ._inputs import is_zero_argument, schema_inputs
 from ._mutations import UNKNOWN_PROPERTY, broken_inputs
 from ._options import FuzzOptions
@@ -108,7 +110,7 @@ def fuzz_tool(
         annotations=planned.annotations,
     )
     if planned.called:
-        with hypothesis_home():
+        with hypothesis_home(), prompt_handoffs():
             run = _ToolRun(portal, planned, options, report, deadline, should_stop, on_call, faults)
             run.run()
     return report
