@@ -517,7 +517,7 @@ class Mutations:
         if "object" in kinds:
             found += self._nested_properties(node, stack, depth)
             found += self._nested_extra(node, stack, depth)
-        if "array" in kinds and "allOf" not in node:
+        if "array" in kinds:
             found += self._nested_items(node, stack, depth)
         return found
 

@@ -65,10 +65,6 @@ KNOWN_GAPS = {
         True,
         "the draft-04 metaschema builds but its draws exceed Hypothesis's entropy limit",
     ),
-    "in-place applicator siblings, anyOf has unevaluated": (
-        False,
-        "invalid_inputs filters too much here when run after other suite cases in one process",
-    ),
 }
 
 
