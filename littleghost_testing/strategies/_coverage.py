@@ -39,6 +39,10 @@ __all__ = ["EXAMPLES", "Coverage", "coverage_of", "covering", "measure", "one_pe
 # The budget the targets must be reached within, per schema and per strategy.
 EXAMPLES = 50
 
+MAX_REACHABILITY_CHECKS = 64
+"""Missed valid shapes per measure judged for reachability (each builds a narrowed schema);
+past this, a missed shape counts as a miss."""
+
 Target = tuple[str, ...]
 _BOUND_PAIRS = (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum"))
 _BREAKABLE = (
@@ -121,7 +125,8 @@ def coverage_of(
     walker.shapes(walker.root, "$", (), out.targets)
     for value in values:
         walker.reach(walker.root, value, "$", (), out.reached)
-    out.unreachable = {t for t in out.targets - out.reached if not walker.reachable(t)}
+    missed = sorted(out.targets - out.reached)[:MAX_REACHABILITY_CHECKS]
+    out.unreachable = {target for target in missed if not walker.reachable(target)}
     out.targets -= out.unreachable
     if invalid is not None:
         walker.constraints(walker.root, "$", (), out.targets)
