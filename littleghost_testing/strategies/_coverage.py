@@ -219,8 +219,10 @@ class _Walker:
             if kinds == "boolean" or (isinstance(kinds, list) and "boolean" in kinds):
                 out.update({("boolean", at, "true"), ("boolean", at, "false")})
             if isinstance(node.get("enum"), list):
-                allowed = self.ctx.check({k: v for k, v in node.items() if k != "enum"})
-                out.update(("enum", at, canonical(v)) for v in node["enum"] if allowed(v))
+                rest = {k: v for k, v in node.items() if k != "enum"}
+                out.update(
+                    ("enum", at, canonical(v)) for v in node["enum"] if self._matches(rest, v)
+                )
             for keyword in ("anyOf", "oneOf"):
                 branches = node.get(keyword, ())
                 for index, branch in enumerate(branches):
@@ -310,7 +312,7 @@ class _Walker:
             out.add(("enum", at, canonical(value)))
             for keyword in ("anyOf", "oneOf"):
                 for index, branch in enumerate(node.get(keyword, ())):
-                    if self.ctx.check(branch)(value):
+                    if self._matches(branch, value):
                         where = f"{at}/{keyword}/{index}"
                         out.add(("branch", where))
                         self.reach(branch, value, where, refs, out)
@@ -371,6 +373,14 @@ class _Walker:
         name, _, quoted = last.groups()
         key = name if name is not None else json.loads(quoted)
         return ("break", "required", f"{self.locate(record.path[: last.start()])}.{key}")
+
+    def _matches(self, schema: Schema, value: Any) -> bool:
+        """Whether ``value`` passes a part; False for a part that cannot be checked apart
+        from its document (a draft-04 ``id`` base, say): the shape counts as not reached."""
+        try:
+            return self.ctx.check(schema)(value)
+        except SchemaError:
+            return False
 
     def _can_break(self, keyword: str, node: dict[str, Any]) -> bool:
         """Whether some value breaks ``keyword`` alone; not ``multipleOf: 1e-8`` beside
