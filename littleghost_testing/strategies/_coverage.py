@@ -181,7 +181,7 @@ def _gained(pool: list[tuple[Seed[Any], set[Target]]], batch: int) -> bool:
 def one_per_break(schema: Schema, seeds: list[Seed[InvalidInput]]) -> list[Seed[InvalidInput]]:
     """The first of ``seeds`` to break each constraint target (keyword at a location)."""
     walker = _Walker(to_2020_12(schema))
-    first: dict[tuple[str, str], Seed[InvalidInput]] = {}
+    first: dict[Target, Seed[InvalidInput]] = {}
     for seed in seeds:
         first.setdefault(walker.broken(seed.value), seed)
     return list(first.values())
