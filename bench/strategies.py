@@ -286,6 +286,7 @@ def _suite_one(schema: Any, tests: list[dict[str, Any]], examples: int) -> dict[
     try:
         found = coverage_of(schema, values, broken if row["invalid_error"] is None else [])
         row["valid"], row["invalid"] = found.part(invalid=False), found.part(invalid=True)
+        row["missed"] = [list(target) for target in found.missed]
     except Exception as error:
         row["valid"] = row["invalid"] = (0, 0)
         row["coverage_error"] = f"{type(error).__name__}: {error}"
@@ -363,7 +364,8 @@ def suite_report(rows: list[dict[str, Any]], examples: int, seconds: float) -> N
                   f"{row['valid_inputs']} valid inputs")  # fmt: skip
         for key in ("valid", "invalid"):
             if row[key][1] and row[key][0] / row[key][1] < 0.9:
-                print(f"  {row['name']}: {key} coverage {row[key][0]}/{row[key][1]}")
+                print(f"  {row['name']}: {key} coverage {row[key][0]}/{row[key][1]}, "
+                      f"missed {row.get('missed', [])[:4]}")  # fmt: skip
     print("\nrefusals (SchemaError):")
     for row in rows:
         for key in ("valid_error", "invalid_error"):
@@ -371,11 +373,14 @@ def suite_report(rows: list[dict[str, Any]], examples: int, seconds: float) -> N
                 print(f"  {row['name']} [{key}]: {row[key][1]}")
 
 
-def suite(examples: int) -> dict[str, Any]:
-    """The strategies judged by ``jsonschema`` on every vendored JSON-Schema-Test-Suite schema."""
+def suite(examples: int, only: str | None = None) -> dict[str, Any]:
+    """The strategies judged by ``jsonschema`` on every vendored JSON-Schema-Test-Suite schema
+    (or on those whose name, ``file: description``, contains ``only``)."""
     started = time.perf_counter()
     rows = []
     for name, schema, tests in load_suite():
+        if only is not None and only not in name:
+            continue
         row = _suite_one(schema, tests, examples)
         row["name"] = name
         rows.append(row)
@@ -393,6 +398,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write per-schema results here")
     parser.add_argument("--coverage", action="store_true", help="measure shape coverage instead")
     parser.add_argument("--suite", action="store_true", help="judge JSON-Schema-Test-Suite cases")
+    parser.add_argument("--only", help="--suite: only the cases whose name contains this")
     parser.add_argument("--report", type=Path, help="print the figures of a saved --suite --json")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -405,7 +411,7 @@ def main() -> None:
         suite_report(saved["schemas"], args.examples, saved.get("seconds", 0.0))
         return
     if args.suite:
-        found = suite(args.examples)
+        found = suite(args.examples, args.only)
         if args.json:
             args.json.write_text(json.dumps(found, indent=1, default=repr))
         return

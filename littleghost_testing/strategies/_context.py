@@ -83,6 +83,11 @@ class RefStack:
         """Past the recursion bound: build only what the schema requires."""
         return any(self.refs.count(uri) > RECURSION_DEPTH for uri in set(self.refs))
 
+    @property
+    def recursing(self) -> bool:
+        """Inside a ``$ref`` already being expanded further out."""
+        return len(set(self.refs)) < len(self.refs)
+
     def key(self) -> tuple[tuple[str, int], ...]:
         return tuple(sorted((uri, self.refs.count(uri)) for uri in set(self.refs)))
 

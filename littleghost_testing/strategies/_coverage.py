@@ -32,11 +32,16 @@ from ._errors import SchemaError
 from ._in_turn import Seed
 from ._invalid import InvalidInput
 from ._patterns import search
+from ._trivial import WITNESSES, rejects_every_value
 
 __all__ = ["EXAMPLES", "Coverage", "coverage_of", "covering", "measure", "one_per_break"]
 
 # The budget the targets must be reached within, per schema and per strategy.
 EXAMPLES = 50
+
+MAX_REACHABILITY_CHECKS = 64
+"""Missed valid shapes per measure judged for reachability (each builds a narrowed schema);
+past this, a missed shape counts as a miss."""
 
 Target = tuple[str, ...]
 _BOUND_PAIRS = (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum"))
@@ -45,6 +50,8 @@ _BREAKABLE = (
     "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "minProperties",
     "maxProperties", "enum", "const",
 )  # fmt: skip
+# Lower counts no value fails at zero.
+_ZERO_COUNTS = ("minLength", "minItems", "minProperties")
 _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
 
 
@@ -54,6 +61,8 @@ class Coverage:
 
     targets: set[Target] = field(default_factory=set)
     reached: set[Target] = field(default_factory=set)
+    # Targets no value can reach (left out of ``targets``): see ``_Walker.reachable``.
+    unreachable: set[Target] = field(default_factory=set)
 
     @property
     def ratio(self) -> float:
@@ -116,10 +125,13 @@ def coverage_of(
     walker.shapes(walker.root, "$", (), out.targets)
     for value in values:
         walker.reach(walker.root, value, "$", (), out.reached)
+    missed = sorted(out.targets - out.reached)[:MAX_REACHABILITY_CHECKS]
+    out.unreachable = {target for target in missed if not walker.reachable(target)}
+    out.targets -= out.unreachable
     if invalid is not None:
         walker.constraints(walker.root, "$", (), out.targets)
         for record in invalid:
-            out.reached.add(("break", record.keyword, walker.locate(record.path)))
+            out.reached.add(walker.broken(record))
     return out
 
 
@@ -169,9 +181,9 @@ def _gained(pool: list[tuple[Seed[Any], set[Target]]], batch: int) -> bool:
 def one_per_break(schema: Schema, seeds: list[Seed[InvalidInput]]) -> list[Seed[InvalidInput]]:
     """The first of ``seeds`` to break each constraint target (keyword at a location)."""
     walker = _Walker(to_2020_12(schema))
-    first: dict[tuple[str, str], Seed[InvalidInput]] = {}
+    first: dict[Target, Seed[InvalidInput]] = {}
     for seed in seeds:
-        first.setdefault((seed.value.keyword, walker.locate(seed.value.path)), seed)
+        first.setdefault(walker.broken(seed.value), seed)
     return list(first.values())
 
 
@@ -207,20 +219,55 @@ class _Walker:
             if kinds == "boolean" or (isinstance(kinds, list) and "boolean" in kinds):
                 out.update({("boolean", at, "true"), ("boolean", at, "false")})
             if isinstance(node.get("enum"), list):
-                allowed = self.ctx.check({k: v for k, v in node.items() if k != "enum"})
-                out.update(("enum", at, canonical(v)) for v in node["enum"] if allowed(v))
+                rest = {k: v for k, v in node.items() if k != "enum"}
+                out.update(
+                    ("enum", at, canonical(v)) for v in node["enum"] if self._matches(rest, v)
+                )
             for keyword in ("anyOf", "oneOf"):
-                for index, branch in enumerate(node.get(keyword, ())):
+                branches = node.get(keyword, ())
+                for index, branch in enumerate(branches):
                     where = f"{at}/{keyword}/{index}"
-                    if self._satisfiable(branch):
+                    others = [*branches[:index], *branches[index + 1 :]]
+                    if self._satisfiable(branch, others if keyword == "oneOf" else []):
                         out.add(("branch", where))
                         self.shapes(branch, where, refs, out)
             self._object_shapes(node, at, refs, out)
             self._array_shapes(node, at, refs, out)
 
-    def _satisfiable(self, schema: Schema) -> bool:
+    def reachable(self, target: Target) -> bool:
+        """Whether a valid value can reach a (missed) shape: the root schema with the shape
+        required where it belongs is satisfiable. Judged for shapes at a chain of declared
+        properties (``$.a.b``); others count as reachable.
+
+        The walk sees one subschema at a time; this sees them all: ``present`` for a key
+        that ``dependentSchemas`` or an ``unevaluatedProperties: false`` elsewhere forbids,
+        ``empty`` for an array a ``patternProperties`` sibling gives ``minItems: 2``.
+        """
+        kind, at, *rest = target
+        steps = at.split(".")
+        shape = _SHAPES.get(kind)
+        if (
+            shape is None
+            or not isinstance(self.root, dict)
+            or steps[0] != "$"
+            or any(not _NAME.fullmatch(step) for step in steps[1:])
+            or any(not ref.startswith(_LOCAL_DEFS) for ref in _refs(self.root))
+        ):
+            return True  # a reference to the root (or into it) would carry the narrowing
+        narrowed: Schema = shape(*rest)
+        for step in reversed(steps[1:]):
+            narrowed = {"type": "object", "required": [step], "properties": {step: narrowed}}
+        return self._satisfiable(
+            {**self.root, "allOf": [*self.root.get("allOf", ()), narrowed]}, []
+        )
+
+    def _satisfiable(self, schema: Schema, excluded: list[Schema]) -> bool:
+        """Whether a value passes ``schema`` and none of ``excluded`` (the other ``oneOf``
+        branches: a value two branches accept reaches neither)."""
         from ._api import from_schema  # the strategies judge what can be generated
 
+        if excluded:
+            schema = {"allOf": [schema], "not": {"anyOf": excluded}}
         try:
             from_schema(schema if not isinstance(schema, dict) else {**schema, **self._defs()})
         except SchemaError:
@@ -234,7 +281,7 @@ class _Walker:
     def _object_shapes(self, node: dict[str, Any], at: str, refs: tuple, out: set[Target]) -> None:
         required = set(node.get("required", ()))
         for key, schema in node.get("properties", {}).items():
-            if key not in required and schema is not False:
+            if key not in required and not rejects_every_value(schema, self.ctx):
                 out.update({("present", at, key), ("absent", at, key)})
             self.shapes(schema, f"{at}.{key}", refs, out)
         extra = node.get("additionalProperties")
@@ -265,7 +312,7 @@ class _Walker:
             out.add(("enum", at, canonical(value)))
             for keyword in ("anyOf", "oneOf"):
                 for index, branch in enumerate(node.get(keyword, ())):
-                    if self.ctx.check(branch)(value):
+                    if self._matches(branch, value):
                         where = f"{at}/{keyword}/{index}"
                         out.add(("branch", where))
                         self.reach(branch, value, where, refs, out)
@@ -301,7 +348,8 @@ class _Walker:
     def constraints(self, schema: Schema, at: str, seen: tuple, out: set[Target]) -> None:
         for node, refs in self.resolve(schema, seen):
             for keyword in _alone(node):
-                out.add(("break", keyword, at))
+                if self._can_break(keyword, node):
+                    out.add(("break", keyword, at))
             for key in node.get("required", ()):
                 out.add(("break", "required", f"{at}.{key}"))
             if node.get("additionalProperties") is False:
@@ -314,6 +362,42 @@ class _Walker:
                 self.constraints(item, f"{at}[{index}]", refs, out)
             if isinstance(node.get("items"), dict):
                 self.constraints(node["items"], f"{at}[]", refs, out)
+
+    def broken(self, record: InvalidInput) -> Target:
+        """The target an invalid input reaches; a missing key is named even where no
+        ``properties`` declares it (``required`` targets are per key)."""
+        steps = list(_PATH_PART.finditer(record.path))
+        if record.keyword != "required" or not steps:
+            return ("break", record.keyword, self.locate(record.path))
+        last = steps[-1]
+        name, _, quoted = last.groups()
+        key = name if name is not None else json.loads(quoted)
+        return ("break", "required", f"{self.locate(record.path[: last.start()])}.{key}")
+
+    def _matches(self, schema: Schema, value: Any) -> bool:
+        """Whether ``value`` passes a part; False for a part that cannot be checked apart
+        from its document (a draft-04 ``id`` base, say): the shape counts as not reached."""
+        try:
+            return self.ctx.check(schema)(value)
+        except SchemaError:
+            return False
+
+    def _can_break(self, keyword: str, node: dict[str, Any]) -> bool:
+        """Whether some value breaks ``keyword`` alone; not ``multipleOf: 1e-8`` beside
+        ``type: integer`` (1 is a multiple), nor ``type`` where no witness of another type
+        passes the rest (``type: string`` beside ``oneOf: [{minLength: 2}, {maxLength: 4}]``:
+        every non-string passes both branches)."""
+        try:
+            if keyword == "multipleOf" and node.get("type") in ("integer", ["integer"]):
+                return not self.ctx.check({"multipleOf": node["multipleOf"]})(1)
+            if keyword == "type":
+                kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
+                allowed = self.ctx.check({"type": kinds})
+                rest = self.ctx.check({k: v for k, v in node.items() if k != "type"})
+                return any(rest(value) for value in WITNESSES if not allowed(value))
+        except SchemaError:
+            pass  # a part we cannot check: count the target
+        return True
 
     def locate(self, path: str) -> str:
         """The location of an instance path (``$.a[3]`` is ``$.a[]`` unless 3 is a prefix)."""
@@ -335,9 +419,36 @@ class _Walker:
         return at
 
 
+# What a value must be to reach a valid shape (see _Walker.reachable).
+_SHAPES: dict[str, Any] = {
+    "present": lambda key: {"type": "object", "required": [key]},
+    "absent": lambda key: {"type": "object", "properties": {key: False}},
+    "empty": lambda: {"type": "array", "maxItems": 0},
+    "non-empty": lambda: {"type": "array", "minItems": 1},
+    "enum": lambda value: {"const": json.loads(value)},
+    "boolean": lambda value: {"const": value == "true"},
+    "type": lambda kind: {"type": kind},
+}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LOCAL_DEFS = ("#/$defs/", "#/definitions/")
+
+
+def _refs(schema: Any) -> Iterator[str]:
+    """Every ``$ref`` and ``$dynamicRef`` inside a schema's JSON."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key in ("$ref", "$dynamicRef") and isinstance(value, str):
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _refs(item)
+
+
 def _alone(node: dict[str, Any]) -> list[str]:
     """The keywords of ``node`` that a value can break without breaking a sibling."""
-    found = [keyword for keyword in _BREAKABLE if keyword in node]
+    found = [keyword for keyword in _BREAKABLE if keyword in node and _can_fail(keyword, node)]
     if "type" in node and "enum" not in node and "const" not in node:
         found.append("type")
     for inclusive, exclusive in _BOUND_PAIRS:
@@ -348,6 +459,13 @@ def _alone(node: dict[str, Any]) -> list[str]:
     if node.get("minLength") == 1 and isinstance(pattern, str) and not _matches_empty(pattern):
         found.remove("minLength")  # the empty string breaks the pattern too
     return found
+
+
+def _can_fail(keyword: str, node: dict[str, Any]) -> bool:
+    """False for a keyword no value fails: ``uniqueItems: false``, a zero lower count."""
+    if keyword == "uniqueItems":
+        return node[keyword] is True
+    return not (keyword in _ZERO_COUNTS and node[keyword] == 0)
 
 
 def _matches_empty(pattern: str) -> bool:

@@ -43,6 +43,19 @@ _FAMILIES: dict[str, frozenset[str]] = {
     ),
 }  # fmt: skip
 _ANY_TYPE = frozenset({"enum", "const", "allOf"})
+# Keywords no value fails.
+_NOTES = frozenset({"$comment", "title", "description", "default", "examples", "deprecated"})
+# The one type each type-specific keyword constrains (integer and number share theirs).
+_KINDS_OF: dict[str, frozenset[str]] = {
+    key: frozenset(kind for kind, family in _FAMILIES.items() if key in family)
+    for key in frozenset().union(*_FAMILIES.values())
+} | {
+    "unevaluatedProperties": frozenset({"object"}),
+    "dependentSchemas": frozenset({"object"}),
+    "unevaluatedItems": frozenset({"array"}),
+    "minContains": frozenset({"array"}),
+    "maxContains": frozenset({"array"}),
+}
 _OPPOSITE = {
     "minimum": "exclusiveMaximum",
     "exclusiveMinimum": "maximum",
@@ -78,6 +91,8 @@ def exclude(kind: str, node: Node, negated: list[Schema], ctx: Context) -> Exclu
         if not _applies(kind, flat):
             continue
         keys = [key for key in flat if key in _FAMILIES[kind] or key in _ANY_TYPE]
+        if "allOf" in keys and all(_silent_on(kind, part) for part in flat["allOf"]):
+            keys.remove("allOf")  # {"unevaluatedProperties": false} says nothing of strings
         if "type" in flat and kind == "number" and "number" not in flat["type"]:
             out.filters.append(schema)  # it accepts integers only: floats stay
             continue
@@ -101,6 +116,26 @@ def _applies(kind: str, flat: Node) -> bool:
         or (kind == "integer" and "number" in kinds)
         or (kind == "number" and "integer" in kinds)
     )
+
+
+def _silent_on(kind: str, part: Schema) -> bool:
+    """Whether ``part`` accepts every value of ``kind``: each keyword constrains other types
+    only, or is an ``anyOf`` with such a branch (``true`` too) or an ``allOf`` of them."""
+    if part is True or part == {}:
+        return True
+    if not isinstance(part, dict):
+        return False
+    return all(_keyword_silent_on(kind, key, value) for key, value in part.items())
+
+
+def _keyword_silent_on(kind: str, key: str, value: Any) -> bool:
+    if key in _KINDS_OF:
+        return kind not in _KINDS_OF[key]
+    if key == "anyOf":
+        return any(_silent_on(kind, branch) for branch in value)
+    if key == "allOf":
+        return all(_silent_on(kind, part) for part in value)
+    return key in _NOTES
 
 
 def _accepts_all(keys: list[str], flat: Node) -> bool:

@@ -23,7 +23,7 @@ from ._context import RefStack, Schema, TooDeep, canonical
 from ._errors import SchemaError
 from ._in_turn import draw_outside
 from ._merge import TYPES, flatten, governing, merge
-from ._numbers import numbers
+from ._numbers import divides_in_floats, numbers
 from ._patterns import pattern_strings, search
 from ._strings import TEXT_ALPHABET
 from ._trivial import WITNESSES, accepts_every_value
@@ -170,9 +170,14 @@ class Mutations:
                 )
         if "multipleOf" in plain and numeric:
             rest = {key: value for key, value in plain.items() if key != "multipleOf"}
-            check = self.ctx.check({"multipleOf": plain["multipleOf"]})
+            step = plain["multipleOf"]
+            check = self.ctx.check({"multipleOf": step})
+            # Not a multiple in exact and in float arithmetic alike (see divides_in_floats).
             found += self._variant(
-                {**rest, "type": numeric}, stack, "multipleOf", lambda v: not check(v)
+                {**rest, "type": numeric},
+                stack,
+                "multipleOf",
+                lambda v: not check(v) and divides_in_floats(v, step) is False,
             )
         if "string" in kinds:
             found += self._strings(plain, stack)
@@ -517,7 +522,7 @@ class Mutations:
         if "object" in kinds:
             found += self._nested_properties(node, stack, depth)
             found += self._nested_extra(node, stack, depth)
-        if "array" in kinds and "allOf" not in node:
+        if "array" in kinds:
             found += self._nested_items(node, stack, depth)
         return found
 

@@ -29,6 +29,12 @@ _SPARE_KEYS = 2
 _TYPICAL_OPTIONAL = 16
 
 
+# Inside a recursive $ref, past this many optional keys, each is taken with probability
+# _TYPICAL_RECURSIVE / count: a metaschema's objects hold dozens of optional keys whose
+# values are schemas again, and half of them at every level grew 50 values to megabytes.
+_TYPICAL_RECURSIVE = 1
+
+
 def objects(
     node: Node, stack: RefStack, build: Build, ctx: Context
 ) -> st.SearchStrategy[dict[str, Any]]:
@@ -81,10 +87,11 @@ def objects(
     # first keys would otherwise always be the ones taken (or the only ones left).
     crowded = low > len(required) or len(required) + len(optional) > limit
     order = st.permutations(optional) if crowded and len(optional) > 1 else st.just(optional)
+    typical = _TYPICAL_RECURSIVE if stack.recursing else _TYPICAL_OPTIONAL
     take = (
         st.booleans()
-        if len(optional) <= 2 * _TYPICAL_OPTIONAL
-        else st.integers(1, len(optional)).map(lambda pick: pick <= _TYPICAL_OPTIONAL)
+        if len(optional) <= 2 * typical
+        else st.integers(1, len(optional)).map(lambda pick, typical=typical: pick <= typical)
     )
     return _draw_object(_Plan(required, order, take, depends, values, limit, low, extra))
 
@@ -97,7 +104,9 @@ class _Plan:
     kilobytes for a metaschema); this one shows its keys.
     """
 
-    __slots__ = ("depends", "extra", "limit", "low", "order", "required", "take", "values")
+    __slots__ = (
+        "depends", "entries", "extra", "limit", "low", "order", "required", "take", "values",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -118,6 +127,7 @@ class _Plan:
         self.limit = limit
         self.low = low
         self.extra = extra
+        self.entries: dict[int, st.SearchStrategy[list[tuple[str, Any]]]] = {}
 
     def __repr__(self) -> str:
         keys = ", ".join(self.values)
@@ -143,7 +153,11 @@ def _draw_object(draw: st.DrawFn, plan: _Plan) -> dict[str, Any]:
         wanted = max(plan.low - len(result), 0)
         most = max(wanted, min(_SPARE_KEYS, plan.limit - len(result)))
         count = draw(st.integers(wanted, most))
-        entries = st.lists(plan.extra, min_size=count, max_size=count, unique_by=_entry_key)
+        entries = plan.entries.get(count)
+        if entries is None:  # kept: a new strategy is validated again on every draw
+            extra = plan.extra
+            entries = st.lists(extra, min_size=count, max_size=count, unique_by=_entry_key)
+            plan.entries[count] = entries
         for key, value in draw(entries):
             result[key] = value
     return result

@@ -15,7 +15,7 @@ from typing import Any
 from ._context import Context, Schema
 from ._errors import SchemaError
 
-__all__ = ["WITNESSES", "accepts_every_value"]
+__all__ = ["WITNESSES", "accepts_every_value", "rejects_every_value"]
 
 # A value of every JSON type (and both kinds of number), empty and not.
 WITNESSES: tuple[Any, ...] = (
@@ -93,3 +93,11 @@ def _reference_trivial(ref: str, ctx: Context, seen: tuple[str, ...]) -> bool:
         return False
     # A reference back to a schema being judged adds nothing it does not already say.
     return uri in seen or _trivial(target, ctx, (*seen, uri))
+
+
+def rejects_every_value(schema: Schema, ctx: Context) -> bool:
+    """True only if no value can pass ``schema``: ``false``, or a ``not`` of a schema proven
+    to accept every value (``{"not": {}}``)."""
+    if isinstance(schema, dict) and "not" in schema:
+        return _trivial(schema["not"], ctx, ())
+    return schema is False

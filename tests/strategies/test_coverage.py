@@ -123,3 +123,49 @@ def test_the_corpus_sample_reaches_its_shapes() -> None:
     assert valid[0] / valid[1] >= 0.99, valid  # 284 / 285
     assert invalid[0] / invalid[1] >= 0.97, invalid  # 187 / 192
     assert low == []
+
+
+def test_a_constraint_no_value_breaks_alone_is_no_target() -> None:
+    def breaks(schema: dict[str, Any]) -> set[tuple[str, ...]]:
+        return {t for t in coverage_of(schema, [], []).targets if t[0] == "break"}
+
+    # Suite cases (uniqueItems.json, minLength.json, multipleOf.json, oneOf.json).
+    assert breaks({"uniqueItems": False, "minItems": 0, "minLength": 0}) == set()
+    assert breaks({"type": "integer", "multipleOf": 1e-8}) == {("break", "type", "$")}
+    assert ("break", "multipleOf", "$") in breaks({"type": "integer", "multipleOf": 0.5 + 1e-9})
+    # Every non-string passes both branches: a wrong type breaks oneOf too.
+    assert breaks({"type": "string", "oneOf": [{"minLength": 2}, {"maxLength": 4}]}) == set()
+    assert breaks({"type": "string", "anyOf": [{"minLength": 2}, {"maxLength": 4}]}) == {
+        ("break", "type", "$")
+    }
+
+
+def test_a_shape_no_valid_value_has_is_unreachable_not_missed() -> None:
+    # dependentSchemas.json: "dependent subschema incompatible with root".
+    schema = {
+        "properties": {"foo": {}},
+        "dependentSchemas": {"foo": {"properties": {"bar": {}}, "additionalProperties": False}},
+    }
+    found = coverage_of(schema, [{}], [])
+    assert found.unreachable == {("present", "$", "foo")}
+    assert found.ratio == 1.0
+    # ref.json: "ref creates new scope when adjacent to keywords".
+    scoped = {
+        "$defs": {"A": {"unevaluatedProperties": False}},
+        "$ref": "#/$defs/A",
+        "properties": {"prop1": {"type": "string"}},
+    }
+    assert coverage_of(scoped, [{}], []).unreachable == {("present", "$", "prop1")}
+    # oneOf.json: "oneOf with empty schema": every number also matches `{}`.
+    either = {"oneOf": [{"type": "number"}, {}]}
+    assert ("branch", "$/oneOf/0") not in coverage_of(either, [], []).targets
+    # A shape merely not reached stays a miss.
+    assert ("present", "$", "express") in coverage_of(ORDER, [{"sku": "abc"}], []).missed
+
+
+def test_a_missing_key_reaches_its_own_target_where_no_property_declares_it() -> None:
+    schema = {"required": ["foo\nbar", "foo"]}  # required.json: "required with escaped characters"
+    broken = [InvalidInput({"foo": 1}, "required", '$["foo\\nbar"]')]
+    found = coverage_of(schema, [], broken)
+    assert found.reached >= {("break", "required", "$.foo\nbar")}
+    assert ("break", "required", "$.foo") in found.missed

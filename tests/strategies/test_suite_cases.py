@@ -19,6 +19,7 @@ import pytest
 from hypothesis import Phase, given, settings
 
 from littleghost_testing.strategies import InvalidInput, SchemaError
+from littleghost_testing.strategies._coverage import measure
 from littleghost_testing.strategies._invalid import beside_unevaluated
 
 from .support import compile_schema
@@ -42,10 +43,29 @@ FAMILIES = {
     ],
     "boolean subschemas": ["draft2020-12/boolean_schema.json", "draft2020-12/propertyNames.json"],
     "draft-04 id": ["draft4/ref.json"],
+    "multipleOf": ["draft2020-12/multipleOf.json"],
+    "not": ["draft2020-12/not.json"],
 }
+# Case groups whose every reachable coverage target (valid shapes, constraints broken
+# alone) is reached within COVERAGE_EXAMPLES values and inputs each.
+COVERED = [
+    "unevaluatedItems with tuple",  # items beside unevaluatedItems are broken one by one
+    "unevaluatedItems with nested tuple",
+    "item is evaluated in an uncle schema to unevaluatedItems",
+    "in-place applicator siblings, anyOf has unevaluated",
+    "required with escaped characters",
+    "oneOf with base schema",
+    "dependent subschema incompatible with root",
+    "ref creates new scope when adjacent to keywords",
+    "uniqueItems=false validation",
+    "small multiple of large integer",
+]
+COVERAGE_EXAMPLES = 20
 # Case groups the strategies refuse, and the reason their SchemaError gives.
 REFUSED = {
     "boolean schema 'false'": "accepts no value",
+    "forbid everything with empty schema": "rules out every value",
+    "forbid everything with boolean schema true": "rules out every value",
     "oneOf with boolean schemas, all true": "oneOf",
     "oneOf with boolean schemas, more than one true": "oneOf",
     "oneOf with boolean schemas, all false": "oneOf",
@@ -60,16 +80,7 @@ REFUSED = {
 
 
 # Open gaps of issue 20, each failing today (strict: a fix makes the entry stale and fails).
-KNOWN_GAPS = {
-    "remote ref, containing refs itself": (
-        True,
-        "the draft-04 metaschema builds but its draws exceed Hypothesis's entropy limit",
-    ),
-    "in-place applicator siblings, anyOf has unevaluated": (
-        False,
-        "invalid_inputs filters too much here when run after other suite cases in one process",
-    ),
-}
+KNOWN_GAPS: dict[str, tuple[bool, str]] = {}
 
 
 def _groups(family: str) -> list[Any]:
@@ -164,3 +175,27 @@ def test_boolean_subschemas(group: dict[str, Any]) -> None:
 @pytest.mark.parametrize("group", _groups("draft-04 id"))
 def test_draft_04_id(group: dict[str, Any]) -> None:
     _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("multipleOf"))
+def test_multiple_of_agrees_with_float_division(group: dict[str, Any]) -> None:
+    # jsonschema divides float steps in floats: a value both readings agree on only.
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("not"))
+def test_not(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("description", COVERED)
+def test_every_reachable_target_is_reached(description: str) -> None:
+    found = [
+        group["schema"]
+        for groups in FILES.values()
+        for group in groups
+        if group["description"] == description
+    ]
+    assert found, description
+    for schema in found:
+        assert measure(schema, COVERAGE_EXAMPLES).missed == []
