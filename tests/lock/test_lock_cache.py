@@ -15,7 +15,7 @@ import littleghost as lg
 from littleghost.mcp import CatalogLock, Toolset, _lock
 from littleghost.mcp._lock import MAX_CACHED_LOCKS, SETTLED_SECONDS, load_cached
 from littleghost_testing import write_lock
-from littleghost_testing.contracts._runner import in_fresh_thread
+from littleghost_testing._threads import in_fresh_thread
 from littleghost_testing.fake_server import FakeMCPServer
 
 AN_HOUR_AGO = time.time() - 3600
