@@ -59,7 +59,10 @@ def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]
     _tool_run.call_once = recording
     checker = Checker(
         resolve(None, command=COMMAND),
-        FuzzOptions(examples=examples, shrink_budget=5.0, timeout=TIMEOUT),
+        # Tools only: the raw side replays tool calls, and reads use a connection of their own.
+        FuzzOptions(
+            examples=examples, shrink_budget=5.0, timeout=TIMEOUT, resources=False, prompts=False
+        ),
         workers=1,
         max_time=None,
         log=None,
