@@ -70,7 +70,7 @@ def _catalog_of(
 ) -> tuple[str, CatalogLock]:
     """The target's label and catalog, listed in a thread of its own (callers may be async)."""
     connector = _connector(target, headers=headers, env=env, cwd=cwd)
-    server, tools = in_fresh_thread(
+    catalog = in_fresh_thread(
         lambda: anyio.run(list_catalog, connector.client, seconds, connector.toolset)
     )
-    return connector.label, CatalogLock.from_tools(tools, server)
+    return connector.label, catalog

@@ -2,7 +2,7 @@
 
 Resources, resource templates and prompts are items too (``resource:URI``,
 ``prompt:NAME``), read the way ``littleghost check`` reads them, all on the
-first item's use.
+first item's use, over the tools' connection.
 
 What Schemathesis users know as ``@schema.parametrize()``. The tools are
 discovered when the test module is collected, so each becomes its own pytest
@@ -42,6 +42,7 @@ from ._engine import (
     DEFAULT_TIMEOUT,
     FuzzOptions,
     PlannedTool,
+    ReadSession,
     ServerReport,
     ToolReport,
     TransportFaults,
@@ -181,6 +182,7 @@ class FuzzedServer:
         self.options = options
         self.fail_on_warnings = fail_on_warnings
         self._connection: _Connection | None = None
+        self._reads: dict[tuple[str, str], ToolReport] | None = None
 
     def __repr__(self) -> str:
         return f"<FuzzedServer {self._connector.label}>"
@@ -205,8 +207,8 @@ class FuzzedServer:
             for tool in connection.planned
         ]
         params += [
-            pytest.param(ReadCase(self, listed.subject, listed.name), id=_read_id(listed))
-            for listed in connection.reads
+            pytest.param(ReadCase(self, subject, name), id=_read_id(subject, name))
+            for subject, name in connection.reads
         ]
         return pytest.mark.parametrize("case", params)
 
@@ -226,19 +228,22 @@ class FuzzedServer:
 
     def _read(self, subject: str, name: str) -> ToolReport | None:
         """``name``'s report, from one pass over every resource and prompt (the first use)."""
-        connection = self._open()
-        if connection.read is None:
+        if self._reads is None:
+            connection = self._open()
             report = in_fresh_thread(connection.read_all)
-            connection.read = {
-                (item.subject, item.name): item for item in [*report.resources, *report.prompts]
-            }
-        return connection.read.get((subject, name))
+            read = [*report.resources, *report.prompts]
+            self._reads = {(item.subject, item.name): item for item in read}
+            if any(_broke(item) for item in read):
+                self.close()  # the tools get a fresh connection, as after a crashed tool
+        return self._reads.get((subject, name))
 
     def _fuzz(self, name: str) -> ToolReport:
         connection = self._open()
         report = in_fresh_thread(lambda: connection.fuzz(name))
         if report.crashed:
             self.close()  # the next tool gets a fresh connection
+        elif _broke(report):
+            connection.usable = False  # a server stuck on the call: the reads reconnect
         return report
 
 
@@ -272,15 +277,8 @@ class FuzzCase:
         Without a violation, warnings are a ``FuzzWarning`` (a failure with
         ``fail_on_warnings``); returns the report, warnings included.
         """
-        server = self.server
-        report = server._fuzz(self.tool_name)  # pyright: ignore[reportPrivateUsage]
-        if report.violation_count:
-            pytest.fail(self._explain(report, "violation"), pytrace=False)
-        if report.warning_count:
-            if server.fail_on_warnings:
-                pytest.fail(self._explain(report, "warning"), pytrace=False)
-            warnings.warn(FuzzWarning(self._explain(report, "warning")), stacklevel=2)
-        return report
+        report = self.server._fuzz(self.tool_name)  # pyright: ignore[reportPrivateUsage]
+        return _judged(report, self.server, self._explain)
 
     def _explain(self, report: ToolReport, severity: str) -> str:
         """``lookup on desk: 2 violations in 26 calls``, then each finding as the CLI shows it."""
@@ -316,13 +314,7 @@ class ReadCase:
         report = server._read(self.subject, self.name)  # pyright: ignore[reportPrivateUsage]
         if report is None:
             pytest.fail(f"{self.subject} {self.name} is no longer listed by {server.label}")
-        if report.violation_count:
-            pytest.fail(self._explain(report, "violation"), pytrace=False)
-        if report.warning_count:
-            if server.fail_on_warnings:
-                pytest.fail(self._explain(report, "warning"), pytrace=False)
-            warnings.warn(FuzzWarning(self._explain(report, "warning")), stacklevel=2)
-        return report
+        return _judged(report, server, self._explain)
 
     def _explain(self, report: ToolReport, severity: str) -> str:
         """``prompt ask on desk: 1 violation``, then each finding as the CLI shows it."""
@@ -333,9 +325,27 @@ class ReadCase:
         return "\n".join([header, *details(report, lambda tool, value: "")])
 
 
-def _read_id(report: ToolReport) -> str:
+def _judged(
+    report: ToolReport, server: FuzzedServer, explain: Callable[[ToolReport, str], str]
+) -> ToolReport:
+    """Fail the test on a violation; warnings are a ``FuzzWarning`` (or fail, if told to)."""
+    if report.violation_count:
+        pytest.fail(explain(report, "violation"), pytrace=False)
+    if report.warning_count:
+        if server.fail_on_warnings:
+            pytest.fail(explain(report, "warning"), pytrace=False)
+        warnings.warn(FuzzWarning(explain(report, "warning")), stacklevel=3)  # check()'s caller
+    return report
+
+
+def _read_id(subject: str, name: str) -> str:
     """``resource:URI`` (templates too) or ``prompt:NAME``."""
-    return f"{'prompt' if report.subject == 'prompt' else 'resource'}:{report.name}"
+    return f"{'prompt' if subject == 'prompt' else 'resource'}:{name}"
+
+
+def _broke(report: ToolReport) -> bool:
+    """Whether ``report``'s calls left the connection crashed, or the server stuck on one."""
+    return report.crashed or any(group.example.kind == "timeout" for group in report.groups)
 
 
 def _reproduce(words: Callable[..., list[str]] | None, label: str) -> Callable[[str, Any], str]:
@@ -345,25 +355,30 @@ def _reproduce(words: Callable[..., list[str]] | None, label: str) -> Callable[[
 
 
 class _Connection:
-    """One connection in this process: an event loop thread, a run owning the client, tools."""
+    """One connection in this process: an event loop thread, a run owning the client, tools.
+
+    Resources and prompts are read on the same connection (``read_all``).
+    """
 
     def __init__(self, connector: _Connector, options: FuzzOptions) -> None:
         self.options = options
         self.faults = TransportFaults()
+        self.client: mcp.Client | None = None
+        """The SDK client the tools' connection holds (``None`` through a ``Toolset``)."""
+        self.usable = True
+        """No tool left the server stuck: the reads may use the connection as it is."""
         self._stack = contextlib.ExitStack()
         self.portal: BlockingPortal = self._stack.enter_context(start_blocking_portal("asyncio"))
         self._run = lg.Run()
-        self._stack.callback(self.portal.call, _close_quietly, self._run)
-        binding = lg.Binding(run=self._run)
-        toolset = _toolset(connector, self.faults)
+        self._stack.callback(lambda: self.portal.call(_close_quietly, self._run))
+        self._toolset = _toolset(connector, self)
         try:
-            classes = self.portal.call(_discover, toolset, binding, options.timeout)
+            self.planned = self.portal.call(self._discover)
         except BaseException as error:
             self.close()
             raise TargetError(
                 f"cannot discover the tools of {connector.label}: {_describe(error)}"
             ) from None
-        self.planned = plan([cls(binding) for cls in classes], options)
         unknown = options.unknown_tools(
             {tool.name for tool in self.planned},
             {
@@ -374,24 +389,42 @@ class _Connection:
         if unknown is not None:
             self.close()
             raise TargetError(f"{connector.label}: {unknown}")
-        self._client = connector.client
-        self.reads: list[ToolReport] = []
-        self.read: dict[tuple[str, str], ToolReport] | None = None
-        if self._client is not None and (options.resources or options.prompts):
+        self.reads: list[tuple[str, str]] = []
+        """Each resource, template and prompt as ``(subject, name)``, listing failures too."""
+        if connector.client is not None and (options.resources or options.prompts):
             try:
-                self.reads = self.portal.call(list_reads, self._client, options)
+                listed = self.portal.call(list_reads, self._read_session(), options)
             except BaseException as error:
                 self.close()
                 raise TargetError(
                     f"cannot list the resources and prompts of {connector.label}: "
                     f"{_describe(error)}"
                 ) from None
+            self.reads = [(item.subject, item.name) for item in [*listed.listings, *listed.reads]]
+
+    async def _discover(self) -> list[PlannedTool]:
+        binding = lg.Binding(run=self._run)
+        with anyio.fail_after(self.options.timeout):
+            classes = await self._toolset.tools(binding)
+        return plan([cls(binding) for cls in classes], self.options)
+
+    async def _reopen(self) -> mcp.Client:
+        """A fresh connection after a read broke this one; the tools move to it too."""
+        await _close_quietly(self._run)
+        self._run = lg.Run()
+        self.planned = await self._discover()
+        self.usable = True
+        assert self.client is not None  # discovery connected it
+        return self.client
+
+    def _read_session(self) -> ReadSession:
+        current = self.client if self.usable else None
+        return ReadSession(self._reopen, self.options.timeout, current)
 
     def read_all(self) -> ServerReport:
         """Every resource and prompt read, as ``littleghost check`` reads them."""
         report = ServerReport("")
-        assert self._client is not None  # there is nothing to read otherwise
-        self.portal.call(check_reads, self._client, self.options, report)
+        self.portal.call(check_reads, self._read_session(), self.options, report)
         return report
 
     def fuzz(self, name: str) -> ToolReport:
@@ -402,26 +435,21 @@ class _Connection:
         self._stack.close()
 
 
-def _toolset(connector: _Connector, faults: TransportFaults) -> type[Toolset]:
+def _toolset(connector: _Connector, connection: _Connection) -> type[Toolset]:
     if connector.toolset is not None:
         return connector.toolset
     client = connector.client
     assert client is not None
+    faults = connection.faults
 
     class FuzzedTools(Toolset):
         strict = True  # a tool whose schema cannot be used fails discovery (a TargetError)
 
         def client(self, binding: lg.Binding) -> mcp.Client:
-            return faults.attach(client())
+            connection.client = faults.attach(client())
+            return connection.client
 
     return FuzzedTools
-
-
-async def _discover(
-    toolset: type[Toolset], binding: lg.Binding, seconds: float
-) -> list[type[lg.Tool]]:
-    with anyio.fail_after(seconds):
-        return await toolset.tools(binding)
 
 
 async def _close_quietly(run: lg.Run) -> None:

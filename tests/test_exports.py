@@ -148,6 +148,12 @@ PUBLIC = {
         "ConnectFailed",
         "check_reads",
         "list_reads",
+        "PlannedRead",
+        "ReadCatalog",
+        "ReadPlan",
+        "ReadSession",
+        "MAX_LOCKED_READS",
+        "read_catalog",
         "unhandled_exception",
     },
     "littleghost_testing.fake_server": {

@@ -2,13 +2,15 @@
 
 A lock records, per tool, what a model and a client rely on: name, title,
 description, input and output schema, annotations and execution, each with a
-digest. Comparing a lock with the catalog a server lists now classifies every
-change. *Breaking* changes stop a client that worked (a tool or property
-removed, a new required property, a narrowed constraint); *suspicious* ones
-change what a model is told or trusts (a rewritten description, annotations
-flipped toward trust, text that reads as instructions to a model: the
-"rug pull"); *compatible* ones add or widen. A schema change the comparison
-does not understand counts as breaking: the lock errs toward saying so.
+digest; and per resource, resource template and prompt, its name, title,
+description, MIME type or arguments, each with a digest too. Comparing a lock
+with the catalog a server lists now classifies every change. *Breaking*
+changes stop a client that worked (a tool or property removed, a new
+required property, a narrowed constraint); *suspicious* ones change what a
+model is told or trusts (a rewritten description, annotations flipped toward
+trust, text that reads as instructions to a model: the "rug pull");
+*compatible* ones add or widen. A schema change the comparison does not
+understand counts as breaking: the lock errs toward saying so.
 """
 
 from __future__ import annotations
@@ -63,6 +65,16 @@ _Changes = Iterator[tuple[ChangeKind, str]]
 _FIELDS = ("title", "description", "inputSchema", "outputSchema", "annotations", "execution")
 
 # Text-bearing keywords: a model reads them, so changing them is suspicious, not breaking.
+_READ_FIELDS = {
+    "resources": ("name", "title", "description", "mimeType"),
+    "resourceTemplates": ("name", "title", "description", "mimeType"),
+    "prompts": ("title", "description", "arguments"),
+}
+"""What a lock records of a resource (by URI), a resource template (by URI template) and a
+prompt (by name), in its section of the lock file."""
+
+_SUBJECTS = {"resources": "resource", "resourceTemplates": "resource template", "prompts": "prompt"}
+
 _TEXT_KEYWORDS = frozenset({"title", "description"})
 # Keywords that only offer values: changing them breaks nobody.
 _OFFER_KEYWORDS = frozenset({"examples", "default", "$comment", "deprecated", "readOnly"})
@@ -142,25 +154,55 @@ class Change:
 class CatalogLock:
     """The pinned catalog of one server: ``dumps()`` writes it, ``diff()`` compares a newer one."""
 
-    def __init__(self, server: Mapping[str, Any], tools: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(
+        self,
+        server: Mapping[str, Any],
+        tools: Mapping[str, Mapping[str, Any]],
+        reads: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
+    ) -> None:
         self.server = dict(server)
         self.tools = {name: dict(entry) for name, entry in tools.items()}
+        self.reads = {
+            section: {key: dict(entry) for key, entry in entries.items()}
+            for section, entries in (reads or {}).items()
+        }
+        """``resources``, ``resourceTemplates`` and ``prompts``, each by URI, URI template or
+        name; a section the lock does not hold (an older lock) is not compared."""
 
     @classmethod
     def from_tools(
-        cls, tools: Iterable[types.Tool], server: types.Implementation | None = None
+        cls,
+        tools: Iterable[types.Tool],
+        server: types.Implementation | None = None,
+        *,
+        resources: Iterable[types.Resource] | None = None,
+        resource_templates: Iterable[types.ResourceTemplate] | None = None,
+        prompts: Iterable[types.Prompt] | None = None,
     ) -> CatalogLock:
-        """The lock of a listed catalog (``server``: the initialize answer's ``serverInfo``)."""
-        entries: dict[str, dict[str, Any]] = {}
-        for tool in tools:
-            dumped = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
-            entry = {key: dumped[key] for key in _FIELDS if key in dumped}
-            entry["digest"] = {key: _digest(value) for key, value in entry.items()}
-            entries[tool.name] = entry
+        """The lock of a listed catalog (``server``: the initialize answer's ``serverInfo``).
+
+        ``resources``, ``resource_templates`` and ``prompts`` left ``None`` are not recorded.
+        """
+        entries = {tool.name: _entry(tool, _FIELDS) for tool in tools}
+        reads: dict[str, dict[str, dict[str, Any]]] = {}
+        if resources is not None:
+            reads["resources"] = {
+                str(resource.uri): _entry(resource, _READ_FIELDS["resources"])
+                for resource in resources
+            }
+        if resource_templates is not None:
+            reads["resourceTemplates"] = {
+                template.uri_template: _entry(template, _READ_FIELDS["resourceTemplates"])
+                for template in resource_templates
+            }
+        if prompts is not None:
+            reads["prompts"] = {
+                prompt.name: _entry(prompt, _READ_FIELDS["prompts"]) for prompt in prompts
+            }
         info = {}
         if server is not None:
             info = {"name": server.name, "version": server.version}
-        return cls(info, entries)
+        return cls(info, entries, reads)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> CatalogLock:
@@ -197,11 +239,22 @@ class CatalogLock:
         for name, entry in tools.items():
             if not isinstance(entry, dict):
                 raise lg.ConfigurationError(f"{where}: tool {name!r} must be an object")
-        return cls(server, tools)
+        reads = {section: data[section] for section in _READ_FIELDS if section in data}
+        for section, entries in reads.items():
+            if not isinstance(entries, dict) or not all(
+                isinstance(entry, dict) for entry in entries.values()
+            ):
+                raise lg.ConfigurationError(f"{where}: {section!r} must map names to objects")
+        return cls(server, tools, reads)
 
     def dumps(self) -> str:
         """Stable JSON: sorted keys, one tool per block, so a git diff reads well."""
-        document = {"littleghost_lock": LOCK_FORMAT, "server": self.server, "tools": self.tools}
+        document = {
+            "littleghost_lock": LOCK_FORMAT,
+            "server": self.server,
+            "tools": self.tools,
+            **self.reads,
+        }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
     def write(self, path: str | os.PathLike[str]) -> None:
@@ -227,7 +280,66 @@ class CatalogLock:
                 changes += _new_text_hints(name, now)
             else:
                 changes += tool_changes(name, locked, now)
+        for section, subject in _SUBJECTS.items():
+            if section in self.reads and section in current.reads:
+                changes += _read_changes(subject, self.reads[section], current.reads[section])
         return changes
+
+
+def _read_changes(
+    subject: str,
+    locked: Mapping[str, Mapping[str, Any]],
+    current: Mapping[str, Mapping[str, Any]],
+) -> list[Change]:
+    """Every change in one section: resources, resource templates or prompts."""
+    changes: list[Change] = []
+    for key in sorted(locked.keys() | current.keys()):
+        label, old, new = f"{subject} {key}", locked.get(key), current.get(key)
+        if new is None:
+            changes.append(Change(label, "breaking", f"{subject} removed"))
+        elif old is None:
+            changes.append(Change(label, "compatible", f"new {subject}"))
+            changes += _new_text_hints(label, new)
+        else:
+            changes += [Change(label, kind, what) for kind, what in _entry_changes(old, new)]
+    return changes
+
+
+def _entry_changes(locked: Mapping[str, Any], now: Mapping[str, Any]) -> _Changes:
+    """A resource's, template's or prompt's changes: its texts, MIME type and arguments."""
+    for field in ("name", "title", "description"):
+        if locked.get(field) != now.get(field):
+            yield "suspicious", f"{field} changed"
+            for why in instruction_hints(now.get(field)):
+                yield "suspicious", f"the new {field} holds {why}"
+    if locked.get("mimeType") != now.get("mimeType"):
+        yield "breaking", "mimeType changed"
+    old = {arg.get("name"): arg for arg in _arguments(locked)}
+    new = {arg.get("name"): arg for arg in _arguments(now)}
+    for name in sorted(old.keys() | new.keys(), key=str):
+        before, after = old.get(name), new.get(name)
+        if after is None:
+            yield "breaking", f"argument {name} removed"
+        elif before is None:
+            required = bool(after.get("required"))
+            yield (
+                ("breaking" if required else "compatible"),
+                (f"new {'required' if required else 'optional'} argument {name}"),
+            )
+        else:
+            required = bool(after.get("required"))
+            if bool(before.get("required")) != required:
+                kind: ChangeKind = "breaking" if required else "compatible"
+                yield kind, f"argument {name} now {'required' if required else 'optional'}"
+            if before.get("description") != after.get("description"):
+                yield "suspicious", f"argument {name} description changed"
+
+
+def _arguments(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    arguments = entry.get("arguments")
+    if not isinstance(arguments, list):
+        return []
+    return [argument for argument in arguments if isinstance(argument, dict)]
 
 
 def tool_changes(name: str, locked: Mapping[str, Any], now: Mapping[str, Any]) -> list[Change]:
@@ -454,6 +566,14 @@ def _arrow(old: Mapping[str, Any], new: Mapping[str, Any], keyword: str) -> str:
         return json.dumps(schema[keyword], ensure_ascii=True)[:80]
 
     return f"{shown(old)} -> {shown(new)}"
+
+
+def _entry(model: Any, fields: tuple[str, ...]) -> dict[str, Any]:
+    """``fields`` of an SDK model as JSON, each with its digest."""
+    dumped = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    entry = {key: dumped[key] for key in fields if key in dumped}
+    entry["digest"] = {key: _digest(value) for key, value in entry.items()}
+    return entry
 
 
 def _digest(value: Any) -> str:

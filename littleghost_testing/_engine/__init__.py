@@ -25,14 +25,24 @@ from ._leaks import Leak, find_credential, find_leak, leaked_detail, redact
 from ._mutations import invalid_from
 from ._options import DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT, FuzzOptions
 from ._planning import PlannedTool, annotations_of, plan, server_name, task_support
-from ._read_session import ConnectFailed
-from ._reads import MAX_READ_SUBJECTS, check_reads, list_reads
+from ._read_session import ConnectFailed, ReadSession
+from ._reads import (
+    MAX_LOCKED_READS,
+    MAX_READ_SUBJECTS,
+    PlannedRead,
+    ReadCatalog,
+    ReadPlan,
+    check_reads,
+    list_reads,
+    read_catalog,
+)
 from ._tool_run import NOT_SHRUNK, fuzz_tool
 
 __all__ = [
     "DEFAULT_SHRINK_BUDGET",
     "DEFAULT_TIMEOUT",
     "KINDS",
+    "MAX_LOCKED_READS",
     "MAX_READ_SUBJECTS",
     "NOT_SHRUNK",
     "Answers",
@@ -41,7 +51,11 @@ __all__ = [
     "FindingGroup",
     "FuzzOptions",
     "Leak",
+    "PlannedRead",
     "PlannedTool",
+    "ReadCatalog",
+    "ReadPlan",
+    "ReadSession",
     "ServerReport",
     "ToolReport",
     "TransportFaults",
@@ -55,6 +69,7 @@ __all__ = [
     "leaked_detail",
     "list_reads",
     "plan",
+    "read_catalog",
     "redact",
     "server_name",
     "show",

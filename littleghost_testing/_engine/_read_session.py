@@ -1,11 +1,12 @@
 """The connection ``check`` reads resources and gets prompts through, and its listings.
 
-The client is entered and left by a task of its own (as ``littleghost.mcp``
-hosts its connections), so connecting can time out without breaking the
-caller's cancel scopes, and a connection that broke is dropped and opened
-again for the next read. Listings are paginated within the same limits as
-``tools/list`` (``Toolset.max_pages``, ``Toolset.max_cursor_bytes``, a
-repeated cursor) and stop once they hold more than the caller asked for.
+Reads go over the connection the tools were called on (for a stdio server, a
+second connection would be a second server process). Its owner hosts it: a
+read that breaks it only ``drop()``s it, and the next read asks the owner to
+``reopen`` one, the way a tool that crashed the server gets a fresh
+connection. Listings are paginated within the same limits as ``tools/list``
+(``Toolset.max_pages``, ``Toolset.max_cursor_bytes``, a repeated cursor) and
+stop once they hold more than the caller asked for.
 """
 
 from __future__ import annotations
@@ -16,14 +17,10 @@ from typing import Any, Generic, TypeVar
 
 import anyio
 import mcp
-from anyio.abc import TaskGroup
 
 from littleghost.mcp import MalformedMessage, Toolset, translate_error
 
-__all__ = ["CLOSE_SECONDS", "Attempt", "ConnectFailed", "Listed", "ReadSession", "list_pages"]
-
-CLOSE_SECONDS = 5.0
-"""How long closing a connection may take politely before it is cancelled."""
+__all__ = ["Attempt", "ConnectFailed", "Listed", "ReadSession", "list_pages"]
 
 T = TypeVar("T")
 
@@ -48,67 +45,39 @@ class ConnectFailed(Exception):
 
 
 class ReadSession:
-    """A connected client on demand: ``await client()``; ``drop()`` after it broke."""
+    """The tools' connected client, borrowed: ``await client()``; ``drop()`` after it broke.
 
-    def __init__(self, connect: Callable[[], mcp.Client], group: TaskGroup, seconds: float) -> None:
-        self._connect = connect
-        self._group = group
+    ``current`` is the client the tools left open (``None`` when they left it
+    broken); ``reopen()`` connects again through its owner, which closes the
+    old connection, and returns the new client.
+    """
+
+    def __init__(
+        self,
+        reopen: Callable[[], Awaitable[mcp.Client]],
+        seconds: float,
+        current: mcp.Client | None = None,
+    ) -> None:
+        self._reopen = reopen
         self.seconds = seconds
-        self._current: _Hosted | None = None
+        self._current = current
 
     async def client(self) -> mcp.Client:
         """The open client, or a fresh one connected within ``seconds``."""
-        if self._current is not None and not self._current.done.is_set():
-            return self._current.client
-        await self.drop()
-        hosted = _Hosted(self._connect())
-        self._current = hosted
-        self._group.start_soon(hosted.host)
-        with anyio.move_on_after(self.seconds):
-            await hosted.ready.wait()
-        if not hosted.ready.is_set():
-            await self.drop()
-            raise ConnectFailed(f"no connection within {self.seconds:g} s")
-        if hosted.error is not None:
-            await self.drop()
-            raise ConnectFailed(f"connecting failed: {translate_error(hosted.error)}")
-        return hosted.client
-
-    async def drop(self) -> None:
-        """Close the current connection, if any (the next ``client()`` opens another)."""
-        hosted, self._current = self._current, None
-        if hosted is not None:
-            await hosted.close()
-
-
-class _Hosted:
-    def __init__(self, client: mcp.Client) -> None:
-        self.client = client
-        self.ready = anyio.Event()
-        self.done = anyio.Event()
-        self.error: BaseException | None = None
-        self._closing = anyio.Event()
-        self._scope = anyio.CancelScope()
-
-    async def host(self) -> None:
+        if self._current is not None:
+            return self._current
         try:
-            with self._scope:
-                async with self.client:
-                    self.ready.set()
-                    await self._closing.wait()
-        except Exception as error:  # the transport's own failure; reads report theirs
-            self.error = error
-        finally:
-            self.ready.set()
-            self.done.set()
+            with anyio.fail_after(self.seconds):
+                self._current = await self._reopen()
+        except TimeoutError:
+            raise ConnectFailed(f"no connection within {self.seconds:g} s") from None
+        except Exception as error:
+            raise ConnectFailed(f"connecting failed: {translate_error(error)}") from None
+        return self._current
 
-    async def close(self) -> None:
-        self._closing.set()
-        with anyio.CancelScope(shield=True):
-            with anyio.move_on_after(CLOSE_SECONDS):
-                await self.done.wait()
-            self._scope.cancel()
-            await self.done.wait()
+    def drop(self) -> None:
+        """Stop using the current client: the next ``client()`` reopens."""
+        self._current = None
 
 
 @dataclass

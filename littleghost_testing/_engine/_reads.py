@@ -21,7 +21,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, cast
 
 import anyio
 import mcp
@@ -29,7 +29,13 @@ import mcp_types as types
 from pydantic import ValidationError
 
 import littleghost as lg
-from littleghost.mcp import ConnectionClosed, JSONRPCError, Toolset, translate_error
+from littleghost.mcp import (
+    ConnectionClosed,
+    JSONRPCError,
+    MalformedMessage,
+    Toolset,
+    translate_error,
+)
 
 from ._findings import KINDS, Finding, FindingGroup, ServerReport, Subject, ToolReport, describe
 from ._leaks import find_leak
@@ -39,15 +45,24 @@ from ._read_session import Attempt, ConnectFailed, Listed, ReadSession, list_pag
 from ._resources import contents_problem, read, template_attempts
 
 __all__ = [
+    "MAX_LOCKED_READS",
     "MAX_READ_SUBJECTS",
     "REFUSAL_CODES",
     "RESOURCE_NOT_FOUND",
+    "PlannedRead",
+    "ReadCatalog",
+    "ReadPlan",
     "check_reads",
     "list_reads",
+    "read_catalog",
 ]
 
 MAX_READ_SUBJECTS = 100
 """Resources, resource templates and prompts read per run, at most, each kind counted apart."""
+
+MAX_LOCKED_READS = 10_000
+"""Resources, resource templates or prompts a lock records, at most, each kind counted apart;
+a longer listing is refused (a lock of part of the catalog would mislead)."""
 
 RESOURCE_NOT_FOUND = -32002
 """The JSON-RPC error code MCP gives a read of a resource that does not exist."""
@@ -86,31 +101,44 @@ class _Sent:
     said: str | None = None
 
 
-async def list_reads(connect: Callable[[], mcp.Client], options: FuzzOptions) -> list[ToolReport]:
-    """What ``check_reads`` would read, each as a report not yet called (listing failures too).
+@dataclass(frozen=True)
+class PlannedRead:
+    """What ``check_reads`` would send one subject: each URI, or each set of arguments."""
+
+    subject: Subject
+    name: str
+    inputs: tuple[Any, ...]
+
+
+@dataclass
+class ReadPlan:
+    """``list_reads``: the reads, in order, and the listings that failed (as findings)."""
+
+    reads: list[PlannedRead]
+    listings: list[ToolReport]
+    notes: list[str]
+
+
+async def list_reads(session: ReadSession, options: FuzzOptions) -> ReadPlan:
+    """What ``check_reads`` would read and send, sending no read (completions are asked).
 
     Raises ``ConnectFailed`` when the server cannot be reached.
     """
     report = ServerReport("")
-    readables: list[_Readable] = []
-    failed: ConnectFailed | None = None
-    failed: ConnectFailed | None = None
-    async with anyio.create_task_group() as group:
-        session = ReadSession(connect, group, options.timeout)
+    reads: list[PlannedRead] = []
+    for readable in await _discover(session, options, report):
         try:
-            readables = await _discover(session, options, report)
-        except ConnectFailed as error:
-            failed = error  # raised past the task group, which would wrap it in a group
-        finally:
-            await session.drop()
-    if failed is not None:
-        raise failed
-    listed = [_not_called(readable, "not read yet") for readable in readables]
-    return [*report.resources, *report.prompts, *listed]
+            with anyio.fail_after(session.seconds):
+                attempts = await readable.attempts(await session.client(), session.seconds)
+        except TimeoutError:
+            attempts = []  # the read itself would time out and say so
+        inputs = tuple(attempt.input for attempt in attempts)
+        reads.append(PlannedRead(readable.subject, readable.name, inputs))
+    return ReadPlan(reads, [*report.resources, *report.prompts], report.notes)
 
 
 async def check_reads(
-    connect: Callable[[], mcp.Client],
+    session: ReadSession,
     options: FuzzOptions,
     report: ServerReport,
     *,
@@ -125,41 +153,100 @@ async def check_reads(
     between requests; what was not reached is reported as not called. Raises
     ``ConnectFailed`` when the server cannot be reached for the listings.
     """
-    failed: ConnectFailed | None = None
-    async with anyio.create_task_group() as group:
-        session = ReadSession(connect, group, options.timeout)
+    readables = await _discover(session, options, report)
+
+    def stopped() -> bool:
+        return should_stop() or (deadline is not None and time.monotonic() >= deadline)
+
+    lost: str | None = None
+    for readable in readables:
+        reports = report.resources if readable.subject != "prompt" else report.prompts
+        if lost is not None or stopped():
+            why = lost or "the run stopped early"
+            reports.append(_not_called(readable, f"not reached: {why}"))
+            continue
+        started(readable.name)
+        checked = _not_called(readable, _why_read(readable))
+        checked.called = True
+        reports.append(checked)  # in place: an interrupted read keeps what came before
         try:
-            readables = await _discover(session, options, report)
-
-            def stopped() -> bool:
-                return should_stop() or (deadline is not None and time.monotonic() >= deadline)
-
-            lost: str | None = None
-            for readable in readables:
-                reports = report.resources if readable.subject != "prompt" else report.prompts
-                if lost is not None or stopped():
-                    why = lost or "the run stopped early"
-                    reports.append(_not_called(readable, f"not reached: {why}"))
-                    continue
-                started(readable.name)
-                checked = _not_called(readable, _why_read(readable))
-                checked.called = True
-                reports.append(checked)  # in place: an interrupted read keeps what came before
-                try:
-                    await _check(session, readable, options.timeout, checked, stopped)
-                except ConnectFailed as error:
-                    lost = f"reconnecting failed: {error}"
-                    checked.notes.append(lost)
-                finished(checked)
+            await _check(session, readable, options.timeout, checked, stopped)
         except ConnectFailed as error:
-            failed = error  # raised past the task group, which would wrap it in a group
-        finally:
-            await session.drop()
-    if failed is not None:
-        raise failed
+            lost = f"reconnecting failed: {error}"
+            checked.notes.append(lost)
+        finished(checked)
+
+
+class ReadCatalog(TypedDict, total=False):
+    """``read_catalog``'s listings, as ``CatalogLock.from_tools`` takes them by keyword."""
+
+    resources: list[types.Resource]
+    resource_templates: list[types.ResourceTemplate]
+    prompts: list[types.Prompt]
+
+
+async def read_catalog(
+    client: mcp.Client, seconds: float, *, resources: bool = True, prompts: bool = True
+) -> ReadCatalog:
+    """Every resource, resource template and prompt listed, as ``CatalogLock.from_tools``
+    takes them (``resources``, ``resource_templates``, ``prompts``); what is left out by a
+    switch is absent, and a server without the capability lists none.
+
+    A failed or over-long listing raises: a lock of part of the catalog would mislead.
+    """
+    switches = {"resources": resources, "prompts": prompts}
+    catalog: dict[str, list[Any]] = {}
+    for listing in _LISTINGS:
+        if switches[listing.kind]:
+            offered = listing.offered(client.server_capabilities)
+            catalog[listing.lock_key] = (
+                await _every_item(client, seconds, listing) if offered else []
+            )
+    return cast(ReadCatalog, catalog)
+
+
+async def _every_item(client: mcp.Client, seconds: float, listing: _Listing) -> list[Any]:
+    async def page(cursor: str | None) -> Any:
+        with anyio.fail_after(seconds):
+            return await listing.fetch(client, cursor)
+
+    try:
+        listed = await list_pages(page, listing.items_of, listing.method, MAX_LOCKED_READS)
+    except Exception as error:
+        translated = _translated(error)
+        if isinstance(translated, JSONRPCError) and translated.code == types.METHOD_NOT_FOUND:
+            return []
+        raise translated from error
+    if listed.more:
+        raise MalformedMessage(
+            f"{listing.method}: more than MAX_LOCKED_READS ({MAX_LOCKED_READS}) items"
+        )
+    return listed.items
 
 
 # -- discovery ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """One listing method: whether it is wanted, how to page it, and what each item reads as."""
+
+    method: str
+    what: str
+    lock_key: str
+    kind: Literal["resources", "prompts"]
+    fetch: Callable[[mcp.Client, str | None], Awaitable[Any]]
+    items_of: Callable[[Any], Any]
+    readable: Callable[[Any], _Readable]
+
+    def wanted(self, options: FuzzOptions, capabilities: types.ServerCapabilities) -> bool:
+        """Switched on (``--no-resources``, ``--no-prompts``) and offered by the server."""
+        switched_on = options.resources if self.kind == "resources" else options.prompts
+        return switched_on and self.offered(capabilities)
+
+    def offered(self, capabilities: types.ServerCapabilities) -> bool:
+        offer = capabilities.resources if self.kind == "resources" else capabilities.prompts
+        return offer is not None
 
 
 async def _discover(
@@ -167,58 +254,32 @@ async def _discover(
 ) -> list[_Readable]:
     """Every readable, resources (static, then templates) before prompts; listing failures
     become findings in ``report``."""
-    client = await session.client()
-    capabilities = client.server_capabilities
+    capabilities = (await session.client()).server_capabilities
     readables: list[_Readable] = []
-    if options.resources and capabilities.resources is not None:
-        resources = await _listing(
-            session,
-            report,
-            "resources/list",
-            lambda c, cursor: c.list_resources(cursor=cursor, cache_mode="bypass"),
-            lambda page: page.resources,
-        )
-        readables += [_resource(resource) for resource in resources.items]
-        templates = await _listing(
-            session,
-            report,
-            "resources/templates/list",
-            lambda c, cursor: c.list_resource_templates(cursor=cursor, cache_mode="bypass"),
-            lambda page: page.resource_templates,
-        )
-        readables += [_template(template) for template in templates.items]
-        _note_more(report, resources, "resources")
-        _note_more(report, templates, "resource templates")
-    if options.prompts and capabilities.prompts is not None:
-        prompts = await _listing(
-            session,
-            report,
-            "prompts/list",
-            lambda c, cursor: c.list_prompts(cursor=cursor, cache_mode="bypass"),
-            lambda page: page.prompts,
-        )
-        readables += [_prompt(prompt) for prompt in prompts.items]
-        _note_more(report, prompts, "prompts")
+    for listing in _LISTINGS:
+        if listing.wanted(options, capabilities):
+            listed = await _listing(session, report, listing)
+            readables += [listing.readable(item) for item in listed.items]
+            if listed.more:
+                report.notes.append(
+                    f"only the first {MAX_READ_SUBJECTS} {listing.what} were read "
+                    "(MAX_READ_SUBJECTS)"
+                )
     return readables
 
 
-async def _listing(
-    session: ReadSession,
-    report: ServerReport,
-    method: str,
-    fetch: Callable[[mcp.Client, str | None], Awaitable[Any]],
-    items_of: Callable[[Any], Any],
-) -> Listed[Any]:
-    """Every page of ``method``; a failure is a finding about the listing, and no items."""
+async def _listing(session: ReadSession, report: ServerReport, listing: _Listing) -> Listed[Any]:
+    """Every page of ``listing``; a failure is a finding about the listing, and no items."""
     started = time.monotonic()
     client = await session.client()
+    method = listing.method
 
     async def page(cursor: str | None) -> Any:
         with anyio.fail_after(session.seconds):
-            return await fetch(client, cursor)
+            return await listing.fetch(client, cursor)
 
     try:
-        return await list_pages(page, items_of, method, MAX_READ_SUBJECTS)
+        return await list_pages(page, listing.items_of, method, MAX_READ_SUBJECTS)
     except Exception as error:
         translated = _translated(error)
         if isinstance(translated, JSONRPCError) and translated.code == types.METHOD_NOT_FOUND:
@@ -236,19 +297,12 @@ async def _listing(
             duration=time.monotonic() - started,
         )
         subject: Subject = "prompt" if method.startswith("prompts") else "resource"
-        listing = ToolReport(
+        failed = ToolReport(
             f"({method})", reason="discovery", subject=subject, groups=[FindingGroup(finding, 1)]
         )
-        (report.prompts if subject == "prompt" else report.resources).append(listing)
-        await session.drop()  # the next request gets a fresh connection
+        (report.prompts if subject == "prompt" else report.resources).append(failed)
+        session.drop()  # the next request gets a fresh connection
         return Listed([])
-
-
-def _note_more(report: ServerReport, listed: Listed[Any], what: str) -> None:
-    if listed.more:
-        report.notes.append(
-            f"only the first {MAX_READ_SUBJECTS} {what} were read (MAX_READ_SUBJECTS)"
-        )
 
 
 def _resource(resource: types.Resource) -> _Readable:
@@ -281,6 +335,38 @@ def _prompt(prompt: types.Prompt) -> _Readable:
     return _Readable(
         "prompt", prompt.name, attempts, getter(prompt.name), messages_problem, "prompts/get"
     )
+
+
+_LISTINGS = (
+    _Listing(
+        "resources/list",
+        "resources",
+        "resources",
+        "resources",
+        lambda client, cursor: client.list_resources(cursor=cursor, cache_mode="bypass"),
+        lambda page: page.resources,
+        _resource,
+    ),
+    _Listing(
+        "resources/templates/list",
+        "resource templates",
+        "resource_templates",
+        "resources",
+        lambda client, cursor: client.list_resource_templates(cursor=cursor, cache_mode="bypass"),
+        lambda page: page.resource_templates,
+        _template,
+    ),
+    _Listing(
+        "prompts/list",
+        "prompts",
+        "prompts",
+        "prompts",
+        lambda client, cursor: client.list_prompts(cursor=cursor, cache_mode="bypass"),
+        lambda page: page.prompts,
+        _prompt,
+    ),
+)
+"""The listings ``check`` reads from, in the order it reads them."""
 
 
 def _why_read(readable: _Readable) -> str:
@@ -327,7 +413,7 @@ async def _check(
                 if first_refusal is None:
                     first_refusal = sent.said
                 if sent.broke:
-                    await session.drop()
+                    session.drop()
                 if sent.crashed:
                     report.crashed = True
                     return

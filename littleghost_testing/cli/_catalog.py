@@ -21,6 +21,7 @@ import mcp_types as types
 import littleghost as lg
 from littleghost.mcp import CatalogLock, Change, Toolset
 
+from .._engine import read_catalog
 from .._targets import TargetError
 from ..providers import PROVIDER_DOCS, ProviderWarning, provider_warnings
 from ._connect import ServerLog, connection_failure, target_of
@@ -39,10 +40,12 @@ async def list_catalog(
     make_client: Callable[[], mcp.Client] | None,
     seconds: float,
     toolset: type[Toolset] | None = None,
-) -> tuple[types.Implementation | None, list[types.Tool]]:
-    """``serverInfo`` and tools through a ``Toolset``, so every bound of the library applies.
+) -> CatalogLock:
+    """The catalog through a ``Toolset``, so every bound of the library applies.
 
-    ``toolset`` (a user's subclass) connects by itself; otherwise ``make_client`` does.
+    ``toolset`` (a user's subclass) connects by itself, and only its tools are
+    listed; otherwise ``make_client`` does, and resources, resource templates
+    and prompts are listed on the same connection.
     """
     clients: list[mcp.Client] = []
     if toolset is None:
@@ -60,8 +63,11 @@ async def list_catalog(
         toolset = Listed
     async with lg.Run() as run:
         classes = await toolset.tools(lg.Binding(run=run))
-        server = clients[0].server_info if clients else None
-        return server, [mcp_tool_of(tool_class) for tool_class in classes]
+        tools = [mcp_tool_of(tool_class) for tool_class in classes]
+        if not clients:
+            return CatalogLock.from_tools(tools)
+        reads = await read_catalog(clients[0], seconds)
+        return CatalogLock.from_tools(tools, clients[0].server_info, **reads)
 
 
 def mcp_tool_of(tool: type[lg.Tool] | lg.Tool) -> types.Tool:
@@ -74,13 +80,12 @@ def _catalog(args: argparse.Namespace, command: list[str]) -> CatalogLock:
     log = ServerLog(args.server_log) if target.kind == "stdio" else None
     try:
         errlog = log.file() if log is not None else None
-        server, tools = anyio.run(list_catalog, lambda: target.client(errlog=errlog), args.timeout)
+        return anyio.run(list_catalog, lambda: target.client(errlog=errlog), args.timeout)
     except (lg.LittleGhostError, TimeoutError) as error:
         raise _Failed(connection_failure(target, error, args.timeout)) from None
     finally:
         if log is not None:
             log.close()
-    return CatalogLock.from_tools(tools, server)
 
 
 def lock(args: argparse.Namespace, command: list[str]) -> int:

@@ -34,7 +34,14 @@ from ._catalog import (
 )
 from ._connect import ServerLog, target_of
 from ._options import UsageError, parse
-from ._output import reproduce, write_json, write_junit, write_plan, write_table
+from ._output import (
+    reproduce,
+    write_json,
+    write_junit,
+    write_plan,
+    write_read_plan,
+    write_table,
+)
 from ._progress import Progress
 from ._run import Checker, ConnectionFailed
 from ._stdout import reader_may_leave
@@ -76,13 +83,12 @@ def _check(args: Any, command: list[str]) -> int:
     try:
         try:
             planned = _discover(checker, options, log)
-            catalog_failed = _catalog_checks(args, planned)
+            catalog_failed = _catalog_checks(args, planned, checker)
         except (ConnectionFailed, TargetError, UsageError) as error:
             return _error(str(error))
         reproduce_line = reproduce(target.connect_words)
         if planned is not None and args.dry_run:
-            write_plan(target.label, planned, sys.stdout)
-            return EXIT_OK if any(tool.called for tool in planned) else _nothing(planned)
+            return _dry_run(target.label, planned, checker)
         report = checker.report
         if planned is not None and args.verbose:
             write_plan(target.label, planned, sys.stderr)
@@ -115,19 +121,35 @@ def _check(args: Any, command: list[str]) -> int:
     return EXIT_OK
 
 
-def _catalog_checks(args: Any, planned: Sequence[PlannedTool] | None) -> bool:
+def _dry_run(label: str, planned: Sequence[PlannedTool], checker: Checker) -> int:
+    """``--dry-run``: the tools, then what would be read; 5 when nothing would be sent."""
+    write_plan(label, planned, sys.stdout)
+    reads = checker.plan_reads()
+    if reads is not None:
+        write_read_plan(reads, sys.stdout)
+    if any(tool.called for tool in planned) or (reads is not None and reads.reads):
+        return EXIT_OK
+    return _nothing(planned)
+
+
+def _catalog_checks(args: Any, planned: Sequence[PlannedTool] | None, checker: Checker) -> bool:
     """``--lock`` and ``--providers``, printed first; whether they fail the run."""
     if planned is None or (args.lock is None and not args.providers):
         return False
-    catalog = CatalogLock.from_tools(mcp_tool_of(tool.tool) for tool in planned)
+    tools = [mcp_tool_of(tool.tool) for tool in planned]
+    catalog = CatalogLock.from_tools(tools)
     failed = False
     if args.lock is not None:
         try:
             locked = CatalogLock.load(args.lock)
         except lg.ConfigurationError as error:
             raise TargetError(str(error)) from None
-        changes = locked.diff(catalog)
         print(f"catalog against the lock {args.lock}:")
+        try:
+            catalog = CatalogLock.from_tools(tools, **checker.read_catalog())
+        except ConnectionFailed as error:
+            print(f"resources and prompts not compared: {visible(str(error))}")
+        changes = locked.diff(catalog)
         write_changes(changes, sys.stdout)
         failed = drifted(changes)
     if args.providers:

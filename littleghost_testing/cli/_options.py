@@ -253,58 +253,76 @@ def _providers(text: str) -> tuple[str, ...]:
     return names
 
 
+_Option = tuple[tuple[str, ...], dict[str, Any]]
+"""An option of a catalog command: its flags, and ``add_argument``'s keywords."""
+
+
+def _catalog_command(
+    commands: Any, name: str, help: str, description: str, *options: _Option
+) -> argparse.ArgumentParser:
+    """``lock``, ``diff`` and ``lint``: a target, their own ``options``, the connection's."""
+    command = commands.add_parser(name, help=help, description=description)
+    command.add_argument("target", nargs="?", metavar="TARGET")
+    for flags, settings in options:
+        command.add_argument(*flags, **settings)
+    _connection(command)
+    return command
+
+
+_LOCK_FILE: dict[str, Any] = {
+    "type": Path,
+    "default": Path(DEFAULT_LOCK),
+    "metavar": "FILE",
+    "help": f"the lock file (default {DEFAULT_LOCK})",
+}
+
+
 def _lock(commands: Any) -> argparse.ArgumentParser:
-    lock = commands.add_parser(
+    return _catalog_command(
+        commands,
         "lock",
-        help="pin an MCP server's tool catalog to a lock file",
-        description="Connect, list the server's tools and write their names, descriptions, "
-        "schemas, annotations and digests to a lock file (JSON, stable order). Calls no tool.",
+        "pin an MCP server's catalog to a lock file",
+        "Connect, list the server's tools, resources, resource templates and prompts and write "
+        "their names, descriptions, schemas, annotations, arguments and digests to a lock file "
+        "(JSON, stable order). Calls no tool and reads nothing.",
+        (("-o", "--output"), _LOCK_FILE),
+        (("--update",), {"action": "store_true", "help": "rewrite an existing lock file"}),
     )
-    lock.add_argument("target", nargs="?", metavar="TARGET")
-    lock.add_argument(
-        "-o", "--output", type=Path, default=Path(DEFAULT_LOCK), metavar="FILE",
-        help=f"the lock file (default {DEFAULT_LOCK})",
-    )  # fmt: skip
-    lock.add_argument("--update", action="store_true", help="rewrite an existing lock file")
-    _connection(lock)
-    return lock
 
 
 def _diff(commands: Any) -> argparse.ArgumentParser:
-    diff = commands.add_parser(
+    return _catalog_command(
+        commands,
         "diff",
-        help="compare an MCP server's catalog with its lock file",
-        description="Connect, list the server's tools and classify every change since the "
+        "compare an MCP server's catalog with its lock file",
+        "Connect, list the server's catalog and classify every change since the "
         "lock: breaking, suspicious or compatible. Exit 0 nothing or only compatible changes, "
         "1 breaking or suspicious ones, 2 a usage or connection error. Calls no tool.",
+        (("--lock",), _LOCK_FILE),
+        (("--json",), {"type": Path, "metavar": "PATH", "help": "write a JSON report"}),
+        (("--junit-xml",), {"type": Path, "metavar": "PATH", "help": "write a JUnit XML report"}),
     )
-    diff.add_argument("target", nargs="?", metavar="TARGET")
-    diff.add_argument(
-        "--lock", type=Path, default=Path(DEFAULT_LOCK), metavar="FILE",
-        help=f"the lock file (default {DEFAULT_LOCK})",
-    )  # fmt: skip
-    diff.add_argument("--json", type=Path, metavar="PATH", help="write a JSON report")
-    diff.add_argument("--junit-xml", type=Path, metavar="PATH", help="write a JUnit XML report")
-    _connection(diff)
-    return diff
 
 
 def _lint(commands: Any) -> argparse.ArgumentParser:
-    lint = commands.add_parser(
+    return _catalog_command(
+        commands,
         "lint",
-        help="warn about tool schemas that model providers reject",
-        description="Connect, list the server's tools and warn, per tool and provider, about "
+        "warn about tool schemas that model providers reject",
+        "Connect, list the server's tools and warn, per tool and provider, about "
         "schema features that provider's tool calling rejects or ignores. Calls no tool. "
         "Exit 0 (warnings only) unless --strict.",
+        (
+            ("--providers",),
+            {
+                "type": _providers,
+                "default": PROVIDERS,
+                "metavar": "LIST",
+                "help": f"comma-separated (default {','.join(PROVIDERS)})",
+            },
+        ),
+        (("--strict",), {"action": "store_true", "help": "any warning fails (exit 1)"}),
     )
-    lint.add_argument("target", nargs="?", metavar="TARGET")
-    lint.add_argument(
-        "--providers", type=_providers, default=PROVIDERS, metavar="LIST",
-        help=f"comma-separated (default {','.join(PROVIDERS)})",
-    )  # fmt: skip
-    lint.add_argument("--strict", action="store_true", help="any warning fails (exit 1)")
-    _connection(lint)
-    return lint
 
 
 def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:

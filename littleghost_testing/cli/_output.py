@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .._engine import FindingGroup, PlannedTool, ServerReport, ToolReport
+from .._engine import FindingGroup, PlannedTool, ReadPlan, ServerReport, ToolReport
 from ._text import command_line, json_text, plural, visible
 
-__all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_table"]
+__all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_read_plan", "write_table"]
 
 #: Characters of an input, expected or observed text shown in the table (the JSON has all).
 SHOWN_CHARS = 2000
@@ -36,6 +36,7 @@ _CLASSNAMES = {
     "resource template": "littleghost.check.resources",
     "prompt": "littleghost.check.prompts",
 }
+_SUBJECTS = ("resource", "resource template", "prompt")
 _REQUESTS = {"tool": "call", "resource": "read", "resource template": "read", "prompt": "get"}
 
 
@@ -62,6 +63,40 @@ def write_plan(target: str, planned: Sequence[PlannedTool], out: TextIO) -> None
         out.write(f"{visible(tool.name):<{width}}  {verdict}  {visible(tool.reason)}\n")
         if tool.annotations:
             out.write(f"{'':<{width}}        annotations: {json_text(tool.annotations)}\n")
+
+
+def write_read_plan(reads: ReadPlan, out: TextIO) -> None:
+    """``--dry-run``: each resource URI, each template's URIs, each prompt's argument counts."""
+    count = {subject: sum(read.subject == subject for read in reads.reads) for subject in _SUBJECTS}
+    out.write(
+        f"\nwould read {plural(count['resource'], 'resource')}, "
+        f"{plural(count['resource template'], 'resource template')} "
+        f"and get {plural(count['prompt'], 'prompt')}:\n"
+    )
+    for read in reads.reads:
+        out.write(
+            f"{read.subject} {visible(read.name)}: {_planned_requests(read.subject, read.inputs)}\n"
+        )
+    for listing in reads.listings:
+        for group in listing.groups:
+            out.write(
+                f"{visible(listing.name)}: listing failed: {visible(group.example.observed)}\n"
+            )
+    for note in reads.notes:
+        out.write(f"note: {visible(note)}\n")
+
+
+def _planned_requests(subject: str, inputs: Sequence[Any]) -> str:
+    """``read help://a, help://b`` or ``get 3 times with 1 argument, 3 times with 2 arguments``."""
+    if not inputs:
+        return "nothing to send (no answer to the completion requests in time)"
+    if subject != "prompt":
+        return "read " + ", ".join(visible(str(uri)) for uri in inputs)
+    counts: dict[int, int] = {}
+    for arguments in inputs:
+        counts[len(arguments)] = counts.get(len(arguments), 0) + 1
+    sets = [f"{plural(times, 'time')} with {plural(n, 'argument')}" for n, times in counts.items()]
+    return "get " + ", ".join(sets)
 
 
 def write_table(

@@ -7,7 +7,8 @@ reads between calls, and cancels the calls in flight (the server is sent
 ``notifications/cancelled``): every tool reports what it did so far. A
 second Ctrl-C exits at once. ``--max-time`` and ``--max-failures`` stop the
 run through the same flag, letting the calls in flight finish. Resources and
-prompts are read after the tools, on a connection of their own.
+prompts are read after the tools, on the first worker's connection (reopened
+if its last tool broke it).
 """
 
 from __future__ import annotations
@@ -36,12 +37,17 @@ from .._engine import (
     FindingGroup,
     FuzzOptions,
     PlannedTool,
+    ReadCatalog,
+    ReadPlan,
+    ReadSession,
     ServerReport,
     ToolReport,
     check_reads,
     describe,
     fuzz_tool,
+    list_reads,
     plan,
+    read_catalog,
 )
 from .._targets import Target
 from ._connect import ServerLog, connection_failure
@@ -201,13 +207,14 @@ class Checker:
         return self.report
 
     def _read(self, progress: Progress) -> None:
-        """Resources and prompts, after the tools, on a connection of their own."""
+        """Resources and prompts, after the tools, on the first worker's connection."""
         options = self.options
         if self._first is None or not (options.resources or options.prompts):
             return
         if self._should_stop():
             return
-        calls = _Calls(self._first[0])
+        portal, session = self._first
+        calls = _Calls(portal)
         self._calls.append(calls)
         finished = threading.Semaphore(0)
 
@@ -220,7 +227,7 @@ class Checker:
                 future = calls.start_task_soon(
                     partial(
                         check_reads,
-                        lambda: self.target.client(errlog=self._errlog()),
+                        self._read_session(session),
                         options,
                         self.report,
                         deadline=self._deadline,
@@ -239,6 +246,44 @@ class Checker:
 
         threading.Thread(target=reader, name="littleghost-check-reads", daemon=True).start()
         self._wait(finished, 1, progress)
+
+    def plan_reads(self) -> ReadPlan | None:
+        """``--dry-run``: what would be read, on the discovery connection (``None``: nothing)."""
+        options = self.options
+        if self._first is None or not (options.resources or options.prompts):
+            return None
+        portal, session = self._first
+        try:
+            return portal.call(list_reads, self._read_session(session), options)
+        except ConnectFailed as error:
+            return ReadPlan([], [], [f"resources and prompts not listed: {error}"])
+
+    def read_catalog(self) -> ReadCatalog:
+        """``--lock``: the resources, templates and prompts listed on the discovery connection.
+
+        Raises ``ConnectionFailed`` with the reason when a listing fails.
+        """
+        options = self.options
+        if self._first is None or self._first[1].client is None:
+            return {}
+        portal, client = self._first[0], self._first[1].client
+        try:
+            return portal.call(
+                partial(
+                    read_catalog,
+                    client,
+                    options.timeout,
+                    resources=options.resources,
+                    prompts=options.prompts,
+                )
+            )
+        except (lg.LittleGhostError, TimeoutError) as error:
+            raise ConnectionFailed(describe(error)) from None
+
+    def _read_session(self, session: Session) -> ReadSession:
+        """The reads' view of ``session``: its client while usable, else reopened."""
+        current = session.client if session.usable else None
+        return ReadSession(session.reopen_client, self.options.timeout, current)
 
     def _wait(self, finished: threading.Semaphore, count: int, progress: Progress) -> None:
         """Wait for ``count`` workers; a semaphore, as an interrupted ``join`` can misreport."""
@@ -321,11 +366,11 @@ class Checker:
             progress.finished(report)
             if report.crashed:
                 self._tell_crash(progress)
-                connected = False
+                connected = session.usable = False
             elif any(group.example.kind == "timeout" for group in report.groups):
                 # A server may still be busy with the call (a single-threaded one is
-                # stuck on it): the next tool gets a fresh connection.
-                connected = False
+                # stuck on it): the next tool (or read) gets a fresh connection.
+                connected = session.usable = False
 
     def _reconnect(self, session: Session, progress: Progress) -> dict[str, PlannedTool]:
         try:

@@ -31,7 +31,11 @@ class DiscoveryTimeout(TimeoutError):
 
 
 class Session:
-    """The server's generated tools, on a connection a ``Run`` owns and closes."""
+    """The server's generated tools, on a connection a ``Run`` owns and closes.
+
+    Resources and prompts are read on the same connection: ``client`` is the
+    SDK client it holds, and ``usable`` says the tools did not leave it broken.
+    """
 
     def __init__(
         self, portal: BlockingPortal, target: Target, timeout: float, errlog: TextIO | None
@@ -42,11 +46,16 @@ class Session:
         self.faults = TransportFaults()
         self.skipped: list[UnusableTool] = []
         """The tools the last ``open()`` left out: their schemas cannot be used."""
-        faults, skipped = self.faults, self.skipped
+        self.client: mcp.Client | None = None
+        """The connected client of the last ``open()``, until ``close()``."""
+        self.usable = False
+        """The last ``open()`` succeeded, and no tool since crashed or hung the server."""
+        faults, skipped, session = self.faults, self.skipped, self
 
         class CheckedServer(Toolset):
             def client(self, binding: lg.Binding) -> mcp.Client:
-                return faults.attach(target.client(errlog=errlog))
+                session.client = faults.attach(target.client(errlog=errlog))
+                return session.client
 
             def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
                 skipped.append(error)
@@ -55,18 +64,34 @@ class Session:
 
     def open(self) -> list[lg.Tool]:
         """Connect and discover within the timeout; raises what ``Toolset.tools`` raises."""
-        self.close()
+        return self.portal.call(self.reopen)
+
+    async def reopen(self) -> list[lg.Tool]:
+        """``open()`` from the portal's own event loop (where reads run)."""
+        await self.aclose()
         self.skipped.clear()
         run = lg.Run(context=lg.RunContext.with_timeout(self._timeout))
         self._run = run
         binding = lg.Binding(run=run)
-        classes = self.portal.call(_discover, self._toolset, binding)
+        classes = await _discover(self._toolset, binding)
+        self.usable = True
         return [tool_class(binding) for tool_class in classes]
 
+    async def reopen_client(self) -> mcp.Client:
+        """A fresh connection for the reads, through ``reopen()``; its client."""
+        await self.reopen()
+        assert self.client is not None  # discovery connected it
+        return self.client
+
     def close(self) -> None:
+        if self._run is not None:
+            self.portal.call(self.aclose)
+
+    async def aclose(self) -> None:
         run, self._run = self._run, None
+        self.client, self.usable = None, False
         if run is not None:
-            self.portal.call(_close_quietly, run)
+            await _close_quietly(run)
 
 
 async def _discover(toolset: type[Toolset], binding: lg.Binding) -> list[type[lg.Tool]]:

@@ -16,6 +16,7 @@ import mcp
 import pytest
 from servers.cli_harness import FAST, run
 from servers.read_servers import sdk_broken, sdk_good, shelf
+from servers.read_sessions import tool_session
 
 import littleghost.mcp
 from littleghost.mcp import Toolset
@@ -49,7 +50,8 @@ async def _checked(
     connect: Callable[[], mcp.Client], options: FuzzOptions = OPTIONS
 ) -> ServerReport:
     report = ServerReport("test")
-    await check_reads(connect, options, report)
+    async with tool_session(connect, options.timeout) as session:
+        await check_reads(session, options, report)
     return report
 
 
@@ -219,7 +221,8 @@ async def test_an_endless_listing_is_a_broken_listing() -> None:
 async def test_a_run_told_to_stop_reads_nothing_and_says_why() -> None:
     fake = shelf()
     report = ServerReport("test")
-    await check_reads(fake.client, OPTIONS, report, should_stop=lambda: True)
+    async with tool_session(fake.client, OPTIONS.timeout) as session:
+        await check_reads(session, OPTIONS, report, should_stop=lambda: True)
     items = [*report.resources, *report.prompts]
     assert len(items) == 5 and not any(item.called for item in items)
     assert {item.reason for item in items} == {"not reached: the run stopped early"}
@@ -295,15 +298,45 @@ async def test_a_broken_sdk_resource_and_prompt_are_violations() -> None:
     assert _kinds(items["docs://readme"]) == [] and _kinds(items["greet"]) == []
 
 
-async def test_listing_names_what_would_be_read() -> None:
-    listed = await list_reads(shelf().client, OPTIONS)
-    assert [(item.subject, item.name, item.called) for item in listed] == [
-        ("resource", "file:///readme.txt", False),
-        ("resource", "file:///broken.txt", False),
-        ("resource template", "file:///logs/{day}", False),
-        ("prompt", "ask", False),
-        ("prompt", "odd", False),
+async def test_listing_names_what_would_be_read_and_sends_no_read() -> None:
+    fake = shelf()
+    async with tool_session(fake.client, OPTIONS.timeout) as session:
+        listed = await list_reads(session, OPTIONS)
+    assert [(item.subject, item.name, item.inputs) for item in listed.reads] == [
+        ("resource", "file:///readme.txt", ("file:///readme.txt",)),
+        ("resource", "file:///broken.txt", ("file:///broken.txt",)),
+        (
+            "resource template",
+            "file:///logs/{day}",
+            ("file:///logs/2026-01-01", "file:///logs/2026-01-02", "file:///logs/example"),
+        ),
+        (
+            "prompt",
+            "ask",
+            (
+                {"question": "example"},
+                {"question": "1"},
+                {"question": "test"},
+                {"question": "example", "tone": "example"},
+                {"question": "1", "tone": "1"},
+                {"question": "test", "tone": "test"},
+            ),
+        ),
+        ("prompt", "odd", ({},)),
     ]
+    assert listed.listings == [] and listed.notes == []
+    sent = {request.method for request in fake.requests}
+    assert not sent & {"resources/read", "prompts/get"}
+
+
+async def test_a_broken_listing_is_named_in_the_plan() -> None:
+    fake = shelf()
+    fake.fault_request("prompts/list", JsonRpcError(-32603, "Internal error"))
+    async with tool_session(fake.client, OPTIONS.timeout) as session:
+        listed = await list_reads(session, OPTIONS)
+    [listing] = listed.listings
+    assert listing.name == "(prompts/list)" and _kinds(listing) == ["malformed_catalog"]
+    assert [item.subject for item in listed.reads] == ["resource"] * 2 + ["resource template"]
 
 
 # -- URI templates ---------------------------------------------------------------------------
