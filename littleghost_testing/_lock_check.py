@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import anyio
 
@@ -18,39 +18,38 @@ from .cli import _list_catalog as list_catalog
 __all__ = ["assert_matches_lock", "write_lock"]
 
 
+class CatalogOptions(TypedDict, total=False):
+    """How ``write_lock`` and ``assert_matches_lock`` reach the target, as ``from_target`` does."""
+
+    headers: Mapping[str, str] | None
+    env: Mapping[str, str] | None
+    cwd: str | None
+    timeout: float
+    """Seconds to connect and list the catalog (default ``DEFAULT_TIMEOUT``)."""
+
+
 def write_lock(
-    target: Any,
-    lock: str | os.PathLike[str],
-    *,
-    headers: Mapping[str, str] | None = None,
-    env: Mapping[str, str] | None = None,
-    cwd: str | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
+    target: Any, lock: str | os.PathLike[str], **options: Unpack[CatalogOptions]
 ) -> CatalogLock:
     """Write ``target``'s catalog to ``lock``, as ``littleghost lock`` does; calls no tool."""
-    _, catalog = _catalog_of(target, headers, env, cwd, timeout)
+    _, catalog = _catalog_of(target, options)
     catalog.write(lock)
     return catalog
 
 
 def assert_matches_lock(
-    target: Any,
-    lock: str | os.PathLike[str],
-    *,
-    headers: Mapping[str, str] | None = None,
-    env: Mapping[str, str] | None = None,
-    cwd: str | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
+    target: Any, lock: str | os.PathLike[str], **options: Unpack[CatalogOptions]
 ) -> None:
     """Fail, with the classified changes, unless ``target``'s catalog matches ``lock``.
 
     ``target`` is anything ``from_target`` takes (a URL, ``module:attribute``,
-    a stdio command, a ``Toolset`` subclass, an SDK server, a ``FakeMCPServer``).
-    Compatible changes (a new tool, a new optional property, a widened
-    constraint) pass; breaking and suspicious ones fail. Calls no tool.
+    a stdio command, a ``Toolset`` subclass, an SDK server, a ``FakeMCPServer``),
+    with its ``headers``, ``env`` and ``cwd``. Compatible changes (a new tool,
+    a new optional property, a widened constraint) pass; breaking and
+    suspicious ones fail. Calls no tool and reads no resource.
     """
     locked = CatalogLock.load(lock)
-    label, catalog = _catalog_of(target, headers, env, cwd, timeout)
+    label, catalog = _catalog_of(target, options)
     changes = locked.diff(catalog)
     failing = [change for change in changes if change.kind != "compatible"]
     if failing:
@@ -61,15 +60,12 @@ def assert_matches_lock(
         )
 
 
-def _catalog_of(
-    target: Any,
-    headers: Mapping[str, str] | None,
-    env: Mapping[str, str] | None,
-    cwd: str | None,
-    seconds: float,
-) -> tuple[str, CatalogLock]:
+def _catalog_of(target: Any, options: CatalogOptions) -> tuple[str, CatalogLock]:
     """The target's label and catalog, listed in a thread of its own (callers may be async)."""
-    connector = _connector(target, headers=headers, env=env, cwd=cwd)
+    connector = _connector(
+        target, headers=options.get("headers"), env=options.get("env"), cwd=options.get("cwd")
+    )
+    seconds = options.get("timeout", DEFAULT_TIMEOUT)
     catalog = in_fresh_thread(
         lambda: anyio.run(list_catalog, connector.client, seconds, connector.toolset)
     )

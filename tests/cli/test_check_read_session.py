@@ -9,6 +9,7 @@ templates and prompts, so a change there is caught like a tool change.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -178,34 +179,42 @@ def test_lock_records_resources_templates_and_prompts(
 def test_a_resource_gone_from_the_listing_fails_diff_and_check_lock(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = tmp_path / "lock.json"
-    run(capsys, "lock", SHELF, "-o", str(path))
-    data = json.loads(path.read_text())
-    data["resources"]["file:///gone.txt"] = {"name": "gone"}
-    path.write_text(json.dumps(data))
+    path = _edited_lock(capsys, tmp_path, lambda data: data["resources"].update(gone={}))
     code, out, _ = run(capsys, "diff", SHELF, "--lock", str(path))
     assert code == 1
-    assert "resource file:///gone.txt: breaking: resource removed" in out.splitlines()
+    assert "resource gone: breaking: resource removed" in out.splitlines()
     code, out, _ = run(capsys, "check", SHELF, *FAST, "--lock", str(path))
     assert code == 1
-    assert "resource file:///gone.txt: breaking: resource removed" in out.splitlines()
+    assert "resource gone: breaking: resource removed" in out.splitlines()
 
 
 def test_a_lock_without_resources_or_prompts_compares_tools_only(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = tmp_path / "lock.json"
-    run(capsys, "lock", SHELF, "-o", str(path))
-    data = json.loads(path.read_text())
-    for section in ("resources", "resourceTemplates", "prompts"):
-        del data[section]
-    path.write_text(json.dumps(data))
+    def older(data: dict[str, Any]) -> None:
+        for section in ("resources", "resourceTemplates", "prompts"):
+            del data[section]
+
+    path = _edited_lock(capsys, tmp_path, older)
     assert CatalogLock.load(path).reads == {}
     code, out, _ = run(capsys, "diff", SHELF, "--lock", str(path))
     assert code == 0
     assert out.splitlines() == [
         "0 changes (0 breaking, 0 suspicious, 0 compatible): matches the lock"
     ]
+
+
+def _edited_lock(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, edit: Callable[[dict[str, Any]], object]
+) -> Path:
+    """The shelf's lock, written by ``littleghost lock`` and then changed by ``edit``."""
+    path = tmp_path / "lock.json"
+    code, _, _ = run(capsys, "lock", SHELF, "-o", str(path))
+    assert code == 0
+    data = json.loads(path.read_text())
+    edit(data)
+    path.write_text(json.dumps(data))
+    return path
 
 
 def test_assert_matches_lock_catches_a_changed_prompt(tmp_path: Path) -> None:
