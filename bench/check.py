@@ -59,7 +59,7 @@ def checked(examples: int) -> tuple[float, float, list[tuple[str, dict[str, Any]
     _tool_run.call_once = recording
     checker = Checker(
         resolve(None, command=COMMAND),
-        # Tools only: the raw side replays tool calls, and reads use a connection of their own.
+        # Tools only: the raw side replays tool calls, not resource and prompt reads.
         FuzzOptions(
             examples=examples, shrink_budget=5.0, timeout=TIMEOUT, resources=False, prompts=False
         ),

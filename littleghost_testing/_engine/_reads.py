@@ -10,6 +10,11 @@ an error text showing a stack trace or a credential (``leaked_error_detail``),
 no answer (``timeout``), a dead connection (``crash``), and ``unexercised``
 when nothing a subject was sent succeeded.
 
+The reads go through a ``ReadSession``: the connection the tools were
+called on, reopened by its owner once it broke (``_read_session``).
+``list_reads`` says what would be sent, sending no read; ``read_catalog``
+lists everything for a lock.
+
 Values ``check`` made up may be refused: "invalid params" (-32602) or
 "resource not found" (-32002) are the protocol's refusals, an answer. Any
 other error for made-up values counts only when no value of its round worked.

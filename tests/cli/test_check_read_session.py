@@ -21,7 +21,7 @@ from servers.read_sessions import desk, desk_server, tool_session
 from littleghost.mcp import CatalogLock
 from littleghost_testing import assert_matches_lock, from_target, write_lock
 from littleghost_testing._engine import FuzzOptions, ServerReport, check_reads
-from littleghost_testing.fake_server import Crash, FakeMCPServer
+from littleghost_testing.fake_server import Crash, FakeMCPServer, JsonRpcError
 
 DESK = "servers.read_sessions:desk_server"
 SHELF = "servers.read_servers:shelf_server"
@@ -202,6 +202,19 @@ def test_a_lock_without_resources_or_prompts_compares_tools_only(
     assert out.splitlines() == [
         "0 changes (0 breaking, 0 suspicious, 0 compatible): matches the lock"
     ]
+
+
+def test_a_broken_listing_writes_no_lock(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    desk_server.reset()
+    desk_server.fault_request("prompts/list", JsonRpcError(-32603, "Internal error"))
+    try:
+        code, _, err = run(capsys, "lock", DESK, "-o", str(tmp_path / "lock.json"))
+    finally:
+        desk_server.reset()
+    assert code == 2
+    assert "Internal error" in err and not (tmp_path / "lock.json").exists()
 
 
 def _edited_lock(
