@@ -101,6 +101,18 @@ def _ours(schema: dict[str, Any]) -> Any:
     return from_schema(schema)
 
 
+def _floor(schema: dict[str, Any]) -> Any:
+    """Our values as Hypothesis's own strategies draw them: the schema turned into
+    ``st.fixed_dictionaries``, ``st.lists``... and nothing else (no seeds, no final check,
+    no cache), so its rate is what Hypothesis itself costs per draw of the same shapes."""
+    from littleghost_testing.strategies._build import Builder
+    from littleghost_testing.strategies._context import Context, RefStack
+    from littleghost_testing.strategies._drafts import to_2020_12
+
+    readable = to_2020_12(schema)
+    return Builder(Context(readable)).build(readable, RefStack())
+
+
 def worker(examples: int) -> None:
     """Inside the hypothesis-jsonschema venv: one schema per stdin line, its record per stdout
     line, until stdin closes (a persistent process, so both sides alternate schema by schema)."""
@@ -134,23 +146,23 @@ class _Peer:
 
 
 def compare(
-    schemas: list[Any], examples: int, peer: _Peer | None
+    schemas: list[Any], examples: int, peer: _Peer | None, floor: bool = False
 ) -> tuple[dict[str, list[dict[str, Any]]], list[float]]:
-    """Both libraries on each schema in turn, within a second of each other, the order
-    swapped every schema, so a change in the machine's load hits both sides alike.
+    """Each library on each schema in turn, within seconds of each other, the order
+    reversed every other schema, so a change in the machine's load hits all sides alike.
     Returns the records per library and the 1-minute load average seen at each schema."""
-    ours: list[dict[str, Any]] = []
-    theirs: list[dict[str, Any]] = []
+    sides: dict[str, Any] = {"littleghost": lambda schema: measure_one(_ours, schema, examples)}
+    if floor:
+        sides["Hypothesis alone"] = lambda schema: measure_one(_floor, schema, examples)
+    if peer is not None:
+        sides["hypothesis-jsonschema"] = peer.measure
+    records: dict[str, list[dict[str, Any]]] = {name: [] for name in sides}
     loads = []
     for index, schema in enumerate(schemas):
         loads.append(os.getloadavg()[0])
-        if peer is not None and index % 2:
-            theirs.append(peer.measure(schema))
-        ours.append(measure_one(_ours, schema, examples))
-        if peer is not None and not index % 2:
-            theirs.append(peer.measure(schema))
-    return ({"littleghost": ours, "hypothesis-jsonschema": theirs} if peer else
-            {"littleghost": ours}), loads  # fmt: skip
+        for name in list(sides)[:: -1 if index % 2 else 1]:
+            records[name].append(sides[name](schema))
+    return records, loads
 
 
 def load_corpus() -> list[tuple[str, dict[str, Any]]]:
@@ -188,7 +200,10 @@ def summary(name: str, records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def speed_up(
-    corpus: list[tuple[str, Any]], ours: list[dict[str, Any]], theirs: list[dict[str, Any]]
+    corpus: list[tuple[str, Any]],
+    name: str,
+    ours: list[dict[str, Any]],
+    theirs: list[dict[str, Any]],
 ) -> None:
     """Print the median of per-schema speed-ups and the ratio of median rates, by wall clock
     and by CPU time, over the schemas both libraries handle."""
@@ -197,7 +212,7 @@ def speed_up(
         for (tool, _), a, b in zip(corpus, ours, theirs, strict=True)
         if a["error"] is None and b["error"] is None and a["examples"] and b["examples"]
     ]
-    print(f"\nspeed-up over the {len(both)} schemas both libraries handle:\n")
+    print(f"\n{name} against hypothesis-jsonschema, over the {len(both)} schemas both handle:\n")
     print("| clock | median of per-schema ratios | ratio of median rates | min | max |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for clock, key in (("wall", "rate"), ("CPU", "cpu_rate")):
@@ -465,6 +480,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=25, help="examples per schema")
     parser.add_argument("--hjs-python", help="python of a venv with hypothesis-jsonschema")
+    parser.add_argument(
+        "--floor", action="store_true", help="also time Hypothesis's own strategies of our shapes"
+    )
     parser.add_argument("--limit", type=int, help="only the first N schemas")
     parser.add_argument("--stride", type=int, default=1, help="only every N-th schema")
     parser.add_argument("--json", type=Path, help="write per-schema results here")
@@ -496,7 +514,7 @@ def main() -> None:
     peer = _Peer(args.hjs_python, args.examples) if args.hjs_python else None
     started = time.perf_counter()
     try:
-        libraries, loads = compare(schemas, args.examples, peer)
+        libraries, loads = compare(schemas, args.examples, peer, args.floor)
     finally:
         if peer is not None:
             peer.close()
@@ -521,8 +539,10 @@ def main() -> None:
             f"| {t['other_failures']} | {t['invalid_values']}/{t['values']} |"
         )
     print(f"\nbuilding from_schema for 1,600 leaf properties: {build_seconds() * 1e3:.0f} ms")
-    if len(libraries) == 2:
-        speed_up(corpus, libraries["littleghost"], libraries["hypothesis-jsonschema"])
+    if "hypothesis-jsonschema" in libraries:
+        for name in ("littleghost", "Hypothesis alone"):
+            if name in libraries:
+                speed_up(corpus, name, libraries[name], libraries["hypothesis-jsonschema"])
     if args.json:
         rows = {
             name: [dict(r, tool=tool) for (tool, _), r in zip(corpus, records, strict=True)]
