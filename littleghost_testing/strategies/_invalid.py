@@ -10,6 +10,7 @@ that keyword at that path and nowhere else.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -168,6 +169,8 @@ class Mutations:
                 found += self._variant(
                     {**rest, "type": numeric, negation: plain[keyword]}, stack, keyword
                 )
+                edge = _just_past(keyword, plain[keyword], numeric)
+                found.append(st.just((edge, keyword, ())))
         if "multipleOf" in plain and numeric:
             rest = {key: value for key, value in plain.items() if key != "multipleOf"}
             step = plain["multipleOf"]
@@ -645,6 +648,22 @@ def _grown(value: Any, depth: int = 0) -> list[Any]:
             for key, item in value.items():
                 out += [{**value, key: g} for g in _grown(item, depth + 1)]
     return out
+
+
+def _just_past(keyword: str, bound: float, numeric: list[str]) -> float:
+    """The number nearest ``bound`` that breaks it: it breaks only the tightest of bounds
+    merged from several subschemas (``minimum: 5`` of ``items`` and ``minimum: 3`` of an
+    ``allOf``'s ``prefixItems``: 4), where most numbers past it break them all."""
+    upward = keyword in ("maximum", "exclusiveMaximum")
+    if keyword.startswith("exclusive"):
+        nearest = bound  # on the bound is past it
+    elif float(bound).is_integer():
+        nearest = int(bound) + (1 if upward else -1)
+    else:
+        nearest = math.nextafter(bound, math.inf if upward else -math.inf)
+    if "number" in numeric or float(nearest).is_integer():
+        return nearest
+    return math.floor(bound) + 1 if upward else math.ceil(bound) - 1
 
 
 def _ever(site: st.SearchStrategy[Broken], holds: Callable[[Broken], bool]) -> bool:
