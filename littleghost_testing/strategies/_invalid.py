@@ -628,9 +628,15 @@ def beside_unevaluated(found: list[Violation]) -> list[Violation]:
     A property or item is evaluated only by a subschema that passes, so breaking
     one leaves what it evaluated unevaluated: ``unevaluatedProperties`` or
     ``unevaluatedItems`` fails beside the keyword broken, and is left out here.
+    The same keyword failing twice at one path (one ``$ref`` reached through
+    ``properties`` and ``additionalProperties`` of two ``allOf`` parts) is one
+    constraint: kept once.
     """
     kept = [violation for violation in found if violation.keyword not in _UNEVALUATED]
-    return kept if kept else found
+    once: dict[tuple[str, str], Violation] = {}
+    for violation in kept or found:
+        once.setdefault((violation.keyword, violation.path), violation)
+    return list(once.values())
 
 
 def _grown(value: Any, depth: int = 0) -> list[Any]:
