@@ -661,14 +661,12 @@ def _just_past(keyword: str, bound: float, numeric: list[str]) -> float:
     merged from several subschemas (``minimum: 5`` of ``items`` and ``minimum: 3`` of an
     ``allOf``'s ``prefixItems``: 4), where most numbers past it break them all."""
     upward = keyword in ("maximum", "exclusiveMaximum")
-    if keyword.startswith("exclusive"):
-        nearest = bound  # on the bound is past it
-    elif float(bound).is_integer():
-        nearest = int(bound) + (1 if upward else -1)
-    else:
-        nearest = math.nextafter(bound, math.inf if upward else -math.inf)
-    if "number" in numeric or float(nearest).is_integer():
-        return nearest
+    exclusive = keyword.startswith("exclusive")
+    if isinstance(bound, int) or bound.is_integer():  # exact: 10**400 is past any float
+        whole = int(bound)
+        return whole if exclusive else whole + (1 if upward else -1)
+    if "number" in numeric:
+        return bound if exclusive else math.nextafter(bound, math.inf if upward else -math.inf)
     return math.floor(bound) + 1 if upward else math.ceil(bound) - 1
 
 
