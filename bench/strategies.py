@@ -34,10 +34,10 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -50,45 +50,43 @@ SUITE = ROOT / "tests" / "data" / "json_schema_test_suite" / "cases.json"
 SUITE_SECONDS = 20
 
 
-def measure(
-    strategy_for: Any, schemas: list[dict[str, Any]], examples: int
-) -> list[dict[str, Any]]:
-    """Run ``examples`` draws per schema; report rate, values and failures (no validation here)."""
+def measure_one(strategy_for: Any, schema: Any, examples: int) -> dict[str, Any]:
+    """Run ``examples`` draws of one schema; its rate by wall and by CPU time, values, failures
+    (no validation here)."""
     from hypothesis import Phase, given, settings
     from hypothesis.errors import FailedHealthCheck
 
-    results = []
-    for schema in schemas:
-        values: list[Any] = []
-        record: dict[str, Any] = {"error": None, "health_check": False}
-        gc.collect()
-        gc.disable()  # as timeit does: one collector pause would dominate a 50 ms run
-        started = time.perf_counter()
-        try:
-            strategy = strategy_for(schema)
+    values: list[Any] = []
+    record: dict[str, Any] = {"error": None, "health_check": False}
+    gc.collect()
+    gc.disable()  # as timeit does: one collector pause would dominate a 50 ms run
+    started, cpu_started = time.perf_counter(), time.process_time()
+    try:
+        strategy = strategy_for(schema)
 
-            @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate])
-            @given(strategy)
-            def run(value: Any) -> None:
-                values.append(value)  # noqa: B023 -- run() is called in this iteration
+        @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate])
+        @given(strategy)
+        def run(value: Any) -> None:
+            values.append(value)
 
-            run()
-        except FailedHealthCheck as error:
-            record["health_check"] = True
-            record["error"] = str(error).strip().splitlines()[0][:200]
-        except Exception as error:  # the library cannot handle this schema
-            record["error"] = f"{type(error).__name__}: {str(error).strip()[:200]}"
-        finally:
-            elapsed = time.perf_counter() - started
-            gc.enable()
-        record.update(
-            examples=len(values),
-            seconds=elapsed,
-            rate=len(values) / elapsed if values else 0.0,
-            values=values,
-        )
-        results.append(record)
-    return results
+        run()
+    except FailedHealthCheck as error:
+        record["health_check"] = True
+        record["error"] = str(error).strip().splitlines()[0][:200]
+    except Exception as error:  # the library cannot handle this schema
+        record["error"] = f"{type(error).__name__}: {str(error).strip()[:200]}"
+    finally:
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        gc.enable()
+    record.update(
+        examples=len(values),
+        seconds=elapsed,
+        cpu_seconds=cpu,
+        rate=len(values) / elapsed if values else 0.0,
+        cpu_rate=len(values) / cpu if values and cpu else 0.0,
+        values=values,
+    )
+    return record
 
 
 def _hjs_strategy(schema: dict[str, Any]) -> Any:
@@ -103,10 +101,68 @@ def _ours(schema: dict[str, Any]) -> Any:
     return from_schema(schema)
 
 
-def worker(examples: int, out: Path) -> None:
-    """Inside the hypothesis-jsonschema venv: schemas on stdin, results to ``out``."""
-    schemas = json.load(sys.stdin)
-    out.write_text(json.dumps(measure(_hjs_strategy, schemas, examples), default=repr))
+def _floor(schema: dict[str, Any]) -> Any:
+    """Our values as Hypothesis's own strategies draw them: the schema turned into
+    ``st.fixed_dictionaries``, ``st.lists``... and nothing else (no seeds, no final check,
+    no cache), so its rate is what Hypothesis itself costs per draw of the same shapes."""
+    from littleghost_testing.strategies._build import Builder
+    from littleghost_testing.strategies._context import Context, RefStack
+    from littleghost_testing.strategies._drafts import to_2020_12
+
+    readable = to_2020_12(schema)
+    return Builder(Context(readable)).build(readable, RefStack())
+
+
+def worker(examples: int) -> None:
+    """Inside the hypothesis-jsonschema venv: one schema per stdin line, its record per stdout
+    line, until stdin closes (a persistent process, so both sides alternate schema by schema)."""
+    for line in sys.stdin:
+        record = measure_one(_hjs_strategy, json.loads(line), examples)
+        print(json.dumps(record, default=repr), flush=True)
+
+
+class _Peer:
+    """The hypothesis-jsonschema worker: a subprocess fed one schema at a time."""
+
+    def __init__(self, python: str, examples: int) -> None:
+        command = [python, __file__, "--worker", "--examples", str(examples)]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def measure(self, schema: Any) -> dict[str, Any]:
+        assert self.process.stdin and self.process.stdout
+        self.process.stdin.write(json.dumps(schema) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the hypothesis-jsonschema worker exited ({self.process.wait()})")
+        return json.loads(line)
+
+    def close(self) -> None:
+        assert self.process.stdin
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def compare(
+    schemas: list[Any], examples: int, peer: _Peer | None, floor: bool = False
+) -> tuple[dict[str, list[dict[str, Any]]], list[float]]:
+    """Each library on each schema in turn, within seconds of each other, the order
+    reversed every other schema, so a change in the machine's load hits all sides alike.
+    Returns the records per library and the 1-minute load average seen at each schema."""
+    sides: dict[str, Any] = {"littleghost": lambda schema: measure_one(_ours, schema, examples)}
+    if floor:
+        sides["Hypothesis alone"] = lambda schema: measure_one(_floor, schema, examples)
+    if peer is not None:
+        sides["hypothesis-jsonschema"] = peer.measure
+    records: dict[str, list[dict[str, Any]]] = {name: [] for name in sides}
+    loads = []
+    for index, schema in enumerate(schemas):
+        loads.append(os.getloadavg()[0])
+        for name in list(sides)[:: -1 if index % 2 else 1]:
+            records[name].append(sides[name](schema))
+    return records, loads
 
 
 def load_corpus() -> list[tuple[str, dict[str, Any]]]:
@@ -137,9 +193,40 @@ def summary(name: str, records: list[dict[str, Any]]) -> dict[str, Any]:
         "invalid_values": sum(r["invalid"] for r in records),
         "values": sum(r["examples"] for r in records),
         "median_rate": statistics.median(rates) if rates else 0.0,
+        "median_cpu_rate": statistics.median(r["cpu_rate"] for r in working) if working else 0.0,
         "min_rate": min(rates, default=0.0),
         "max_rate": max(rates, default=0.0),
     }
+
+
+def speed_up(
+    corpus: list[tuple[str, Any]],
+    name: str,
+    ours: list[dict[str, Any]],
+    theirs: list[dict[str, Any]],
+) -> None:
+    """Print the median of per-schema speed-ups and the ratio of median rates, by wall clock
+    and by CPU time, over the schemas both libraries handle."""
+    both = [
+        (tool, a, b)
+        for (tool, _), a, b in zip(corpus, ours, theirs, strict=True)
+        if a["error"] is None and b["error"] is None and a["examples"] and b["examples"]
+    ]
+    print(f"\n{name} against hypothesis-jsonschema, over the {len(both)} schemas both handle:\n")
+    print("| clock | median of per-schema ratios | ratio of median rates | min | max |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for clock, key in (("wall", "rate"), ("CPU", "cpu_rate")):
+        ratios = [a[key] / b[key] for _, a, b in both if a[key] and b[key]]
+        medians = statistics.median(a[key] for _, a, _ in both) / statistics.median(
+            b[key] for _, _, b in both
+        )
+        print(f"| {clock} | {statistics.median(ratios):.2f}x | {medians:.2f}x "
+              f"| {min(ratios):.2f}x | {max(ratios):.1f}x |")  # fmt: skip
+    worst = sorted(both, key=lambda row: row[1]["cpu_rate"] / row[2]["cpu_rate"])[:8]
+    print("\nlowest CPU-time ratios:")
+    for tool, a, b in worst:
+        print(f"  {tool}: {a['cpu_rate'] / b['cpu_rate']:.2f}x "
+              f"({a['cpu_rate']:.0f} vs {b['cpu_rate']:.0f} examples/s)")  # fmt: skip
 
 
 def build_seconds(width: int = 40, repeats: int = 5) -> float:
@@ -393,6 +480,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=25, help="examples per schema")
     parser.add_argument("--hjs-python", help="python of a venv with hypothesis-jsonschema")
+    parser.add_argument(
+        "--floor", action="store_true", help="also time Hypothesis's own strategies of our shapes"
+    )
     parser.add_argument("--limit", type=int, help="only the first N schemas")
     parser.add_argument("--stride", type=int, default=1, help="only every N-th schema")
     parser.add_argument("--json", type=Path, help="write per-schema results here")
@@ -401,10 +491,9 @@ def main() -> None:
     parser.add_argument("--only", help="--suite: only the cases whose name contains this")
     parser.add_argument("--report", type=Path, help="print the figures of a saved --suite --json")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.examples, args.out)
+        worker(args.examples)
         return
     if args.report:
         saved = json.loads(args.report.read_text())
@@ -422,44 +511,38 @@ def main() -> None:
             args.json.write_text(json.dumps(found, indent=1))
         return
     schemas = [schema for _, schema in corpus]
-    libraries = {"littleghost": measure(_ours, schemas, args.examples)}
-    if args.hjs_python:
-        with tempfile.TemporaryDirectory() as scratch:
-            out = Path(scratch) / "hjs.json"
-            command = [args.hjs_python, __file__, "--worker", "--examples", str(args.examples)]
-            subprocess.run(
-                [*command, "--out", str(out)], input=json.dumps(schemas), text=True, check=True
-            )
-            libraries["hypothesis-jsonschema"] = json.loads(out.read_text())
+    peer = _Peer(args.hjs_python, args.examples) if args.hjs_python else None
+    started = time.perf_counter()
+    try:
+        libraries, loads = compare(schemas, args.examples, peer, args.floor)
+    finally:
+        if peer is not None:
+            peer.close()
+    seconds = time.perf_counter() - started
     for records in libraries.values():
         for schema, record in zip(schemas, records, strict=True):
             judge(schema, record)
     totals = [summary(name, records) for name, records in libraries.items()]
-    print(f"{len(schemas)} schemas, {args.examples} examples each\n")
+    load = f"{min(loads):.1f} to {max(loads):.1f} (median {statistics.median(loads):.1f})"
+    print(f"{len(schemas)} schemas, {args.examples} examples each, {seconds:.0f} s, "
+          f"1-minute load average {load}\n")  # fmt: skip
     print(
-        "| library | median examples/s | min | max | supported | health-check failures "
-        "| other failures | invalid values / values |"
+        "| library | median examples/s | by CPU time | min | max | supported "
+        "| health-check failures | other failures | invalid values / values |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for t in totals:
         print(
-            f"| {t['library']} | {t['median_rate']:.0f} | {t['min_rate']:.1f} "
-            f"| {t['max_rate']:.0f} "
+            f"| {t['library']} | {t['median_rate']:.0f} | {t['median_cpu_rate']:.0f} "
+            f"| {t['min_rate']:.1f} | {t['max_rate']:.0f} "
             f"| {t['supported']}/{t['schemas']} | {t['health_check_failures']} "
             f"| {t['other_failures']} | {t['invalid_values']}/{t['values']} |"
         )
     print(f"\nbuilding from_schema for 1,600 leaf properties: {build_seconds() * 1e3:.0f} ms")
-    if len(libraries) == 2:
-        ours, theirs = libraries["littleghost"], libraries["hypothesis-jsonschema"]
-        ratios = [
-            a["rate"] / b["rate"]
-            for a, b in zip(ours, theirs, strict=True)
-            if a["rate"] and b["rate"]
-        ]
-        print(
-            f"\nper-schema speed-up (both working): median {statistics.median(ratios):.1f}x, "
-            f"min {min(ratios):.1f}x, over {len(ratios)} schemas"
-        )
+    if "hypothesis-jsonschema" in libraries:
+        for name in ("littleghost", "Hypothesis alone"):
+            if name in libraries:
+                speed_up(corpus, name, libraries[name], libraries["hypothesis-jsonschema"])
     if args.json:
         rows = {
             name: [dict(r, tool=tool) for (tool, _), r in zip(corpus, records, strict=True)]

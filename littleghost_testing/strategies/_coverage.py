@@ -237,29 +237,57 @@ class _Walker:
     def reachable(self, target: Target) -> bool:
         """Whether a valid value can reach a (missed) shape: the root schema with the shape
         required where it belongs is satisfiable. Judged for shapes at a chain of declared
-        properties (``$.a.b``); others count as reachable.
+        properties and ``anyOf``/``oneOf`` branches (``$.a/anyOf/0.b``: the value at ``$.a``
+        must pass that branch too); others count as reachable.
 
         The walk sees one subschema at a time; this sees them all: ``present`` for a key
-        that ``dependentSchemas`` or an ``unevaluatedProperties: false`` elsewhere forbids,
-        ``empty`` for an array a ``patternProperties`` sibling gives ``minItems: 2``.
+        that ``dependentSchemas`` or an ``unevaluatedProperties: false`` elsewhere forbids
+        (in an "uncle" schema or a sibling ``allOf`` part, say), ``empty`` for an array a
+        ``patternProperties`` sibling gives ``minItems: 2``.
         """
         kind, at, *rest = target
-        steps = at.split(".")
         shape = _SHAPES.get(kind)
+        steps = self._steps(at)
         if (
             shape is None
+            or steps is None
             or not isinstance(self.root, dict)
-            or steps[0] != "$"
-            or any(not _NAME.fullmatch(step) for step in steps[1:])
             or any(not ref.startswith(_LOCAL_DEFS) for ref in _refs(self.root))
         ):
             return True  # a reference to the root (or into it) would carry the narrowing
         narrowed: Schema = shape(*rest)
-        for step in reversed(steps[1:]):
-            narrowed = {"type": "object", "required": [step], "properties": {step: narrowed}}
+        for step in reversed(steps):
+            if isinstance(step, str):
+                narrowed = {"type": "object", "required": [step], "properties": {step: narrowed}}
+            else:
+                narrowed = {"allOf": [step, narrowed]}
         return self._satisfiable(
             {**self.root, "allOf": [*self.root.get("allOf", ()), narrowed]}, []
         )
+
+    def _steps(self, at: str) -> list[str | Schema] | None:
+        """The steps to a location: a key for ``.key``, the branch's schema for ``/anyOf/1``;
+        None where that is not one schema (two branches share the location) or a branch
+        declares a resource (``$id``, an anchor) that a copy would declare twice."""
+        if not at.startswith("$") or not _STEPS.fullmatch(at, 1):
+            return None
+        steps: list[str | Schema] = []
+        schemas: list[Schema] = [self.root]
+        for match in _STEP.finditer(at, 1):
+            key, keyword, index = match.groups()
+            nodes = [node for schema in schemas for node, _ in self.resolve(schema, ())]
+            if key is not None:
+                steps.append(key)
+                schemas = [n["properties"][key] for n in nodes if key in n.get("properties", {})]
+                continue
+            branches = [
+                n[keyword][int(index)] for n in nodes if len(n.get(keyword, ())) > int(index)
+            ]
+            if len(branches) != 1 or any(k in _RESOURCES for k in _keys(branches[0])):
+                return None
+            steps.append(branches[0])
+            schemas = branches
+        return steps
 
     def _satisfiable(self, schema: Schema, excluded: list[Schema]) -> bool:
         """Whether a value passes ``schema`` and none of ``excluded`` (the other ``oneOf``
@@ -429,7 +457,9 @@ _SHAPES: dict[str, Any] = {
     "boolean": lambda value: {"const": value == "true"},
     "type": lambda kind: {"type": kind},
 }
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|/(anyOf|oneOf)/(\d+)")
+_STEPS = re.compile(rf"(?:{_STEP.pattern})*")
+_RESOURCES = ("$id", "$anchor", "$dynamicAnchor")
 _LOCAL_DEFS = ("#/$defs/", "#/definitions/")
 
 
@@ -444,6 +474,17 @@ def _refs(schema: Any) -> Iterator[str]:
     elif isinstance(schema, list):
         for item in schema:
             yield from _refs(item)
+
+
+def _keys(schema: Any) -> Iterator[str]:
+    """Every key of every object inside a schema's JSON."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            yield key
+            yield from _keys(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _keys(item)
 
 
 def _alone(node: dict[str, Any]) -> list[str]:

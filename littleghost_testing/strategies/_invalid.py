@@ -10,6 +10,7 @@ that keyword at that path and nowhere else.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -168,6 +169,8 @@ class Mutations:
                 found += self._variant(
                     {**rest, "type": numeric, negation: plain[keyword]}, stack, keyword
                 )
+                edge = _just_past(keyword, plain[keyword], numeric)
+                found.append(st.just((edge, keyword, ())))
         if "multipleOf" in plain and numeric:
             rest = {key: value for key, value in plain.items() if key != "multipleOf"}
             step = plain["multipleOf"]
@@ -625,9 +628,15 @@ def beside_unevaluated(found: list[Violation]) -> list[Violation]:
     A property or item is evaluated only by a subschema that passes, so breaking
     one leaves what it evaluated unevaluated: ``unevaluatedProperties`` or
     ``unevaluatedItems`` fails beside the keyword broken, and is left out here.
+    The same keyword failing twice at one path (one ``$ref`` reached through
+    ``properties`` and ``additionalProperties`` of two ``allOf`` parts) is one
+    constraint: kept once.
     """
     kept = [violation for violation in found if violation.keyword not in _UNEVALUATED]
-    return kept if kept else found
+    once: dict[tuple[str, str], Violation] = {}
+    for violation in kept or found:
+        once.setdefault((violation.keyword, violation.path), violation)
+    return list(once.values())
 
 
 def _grown(value: Any, depth: int = 0) -> list[Any]:
@@ -645,6 +654,20 @@ def _grown(value: Any, depth: int = 0) -> list[Any]:
             for key, item in value.items():
                 out += [{**value, key: g} for g in _grown(item, depth + 1)]
     return out
+
+
+def _just_past(keyword: str, bound: float, numeric: list[str]) -> float:
+    """The number nearest ``bound`` that breaks it: it breaks only the tightest of bounds
+    merged from several subschemas (``minimum: 5`` of ``items`` and ``minimum: 3`` of an
+    ``allOf``'s ``prefixItems``: 4), where most numbers past it break them all."""
+    upward = keyword in ("maximum", "exclusiveMaximum")
+    exclusive = keyword.startswith("exclusive")
+    if isinstance(bound, int) or bound.is_integer():  # exact: 10**400 is past any float
+        whole = int(bound)
+        return whole if exclusive else whole + (1 if upward else -1)
+    if "number" in numeric:
+        return bound if exclusive else math.nextafter(bound, math.inf if upward else -math.inf)
+    return math.floor(bound) + 1 if upward else math.ceil(bound) - 1
 
 
 def _ever(site: st.SearchStrategy[Broken], holds: Callable[[Broken], bool]) -> bool:

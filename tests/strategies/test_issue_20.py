@@ -139,3 +139,24 @@ def test_draft_04_id_at_the_root_sets_the_base_and_inside_is_refused() -> None:
     }
     with pytest.raises(SchemaError, match="draft-04 `id` inside a subschema"):
         from_schema(inside)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "bound", "kinds", "edge"),
+    [
+        ("minimum", 5, ["integer", "number"], 4),
+        ("maximum", 5, ["number"], 6),
+        ("exclusiveMinimum", 5, ["integer"], 5),
+        ("minimum", 2.5, ["integer"], 2),
+        ("maximum", 2.5, ["integer"], 3),
+        ("exclusiveMinimum", 2.5, ["integer"], 2),
+        ("exclusiveMaximum", 2.5, ["integer"], 3),
+    ],
+)
+def test_a_bound_is_also_broken_just_past_it(
+    keyword: str, bound: float, kinds: list[str], edge: float
+) -> None:
+    # The tighter of two merged bounds (items' minimum 5, a prefixItems' minimum 3) can be
+    # broken alone only between them: the input nearest the bound is one of them.
+    schema = {"type": kinds, keyword: bound}
+    assert edge in [record.value for record in broken(schema)]

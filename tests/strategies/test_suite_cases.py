@@ -19,7 +19,7 @@ import pytest
 from hypothesis import Phase, given, settings
 
 from littleghost_testing.strategies import InvalidInput, SchemaError
-from littleghost_testing.strategies._coverage import measure
+from littleghost_testing.strategies._coverage import coverage_of, measure
 from littleghost_testing.strategies._invalid import beside_unevaluated
 
 from .support import compile_schema
@@ -53,6 +53,12 @@ COVERED = [
     "unevaluatedItems with nested tuple",
     "item is evaluated in an uncle schema to unevaluatedItems",
     "in-place applicator siblings, anyOf has unevaluated",
+    "in-place applicator siblings, allOf has unevaluated",  # bar present: no value reaches it
+    "property is evaluated in an uncle schema to unevaluatedProperties",  # likewise faz
+    "items does not look in applicators, valid case",  # 4 at $[0] breaks items' minimum 5 alone
+    # foo's type is one constraint, though two allOf parts reach the same $ref for it
+    "evaluating the same schema location against the same data location twice is not a sign "
+    "of an infinite loop",
     "required with escaped characters",
     "oneOf with base schema",
     "dependent subschema incompatible with root",
@@ -199,3 +205,11 @@ def test_every_reachable_target_is_reached(description: str) -> None:
     assert found, description
     for schema in found:
         assert measure(schema, COVERAGE_EXAMPLES).missed == []
+
+
+def test_a_shape_inside_a_branch_is_left_out_only_where_no_value_reaches_it() -> None:
+    # The in-place sibling case without its unevaluatedProperties: bar can be present.
+    schema = {"allOf": [{"properties": {"foo": True}}], "anyOf": [{"properties": {"bar": True}}]}
+    assert ("present", "$/anyOf/0", "bar") in coverage_of(schema).targets
+    closed = {**schema, "allOf": [{"properties": {"foo": True}, "unevaluatedProperties": False}]}
+    assert ("present", "$/anyOf/0", "bar") in coverage_of(closed).unreachable
