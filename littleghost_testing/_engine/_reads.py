@@ -21,6 +21,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 import anyio
@@ -31,6 +32,7 @@ from pydantic import ValidationError
 import littleghost as lg
 from littleghost.mcp import ConnectionClosed, JSONRPCError, Toolset, translate_error
 
+from ._crashes import read_crash
 from ._findings import KINDS, Finding, FindingGroup, ServerReport, Subject, ToolReport, describe
 from ._leaks import find_leak
 from ._options import FuzzOptions
@@ -381,7 +383,9 @@ async def _send(
         broken = finding("malformed_contents", "an answer the MCP types accept", _summary(error))
         return _Sent("none", [broken], ends_round=True)
     except Exception as error:
-        return _failed(_translated(error), attempt, finding)
+        subject = readable.name if readable.subject == "prompt" else str(attempt.input)
+        crashed = partial(read_crash, subject=subject, prompt=readable.subject == "prompt")
+        return _failed(_translated(error), attempt, finding, crashed)
     size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
     if size > Toolset.max_result_bytes:
         observed = f"{size} bytes, over max_result_bytes ({Toolset.max_result_bytes})"
@@ -394,12 +398,27 @@ async def _send(
     return _Sent("success")
 
 
-def _failed(error: BaseException, attempt: Attempt, finding: Callable[..., Finding]) -> _Sent:
-    """What an error answer makes: a refusal, a finding, or a finding if the round fails."""
+def _failed(
+    error: BaseException,
+    attempt: Attempt,
+    finding: Callable[..., Finding],
+    crash_report: Callable[[str], str | None],
+) -> _Sent:
+    """What an error answer makes: a refusal, a finding, or a finding if the round fails.
+
+    An error whose text is an SDK's report of an unhandled exception is an
+    ``unhandled_exception`` whatever else its round answered: made-up values
+    may be refused, never crash the server.
+    """
     if isinstance(error, JSONRPCError):
         text = error.server_message
         leaked = _leaks(text, error.data, attempt.input, finding)
         said = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
+        sdk = crash_report(text)
+        if sdk is not None:
+            observed = f"JSON-RPC error {error.code}, {sdk}: {said}"
+            crash = finding("unhandled_exception", "a result, or a deliberate error", observed)
+            return _Sent("jsonrpc_error", [*leaked, crash], said=said)
         rpc = finding("jsonrpc_error", "a result", f"JSON-RPC error {error.code}: {said}")
         sent = _Sent("jsonrpc_error", leaked, said=said)
         if not attempt.generated:
