@@ -24,11 +24,12 @@ A crash in a ``resources/read`` or ``prompts/get`` is always a JSON-RPC
 error, so only its text tells it from a refusal (``read_crash``): ``MCPServer``
 answers ``Error reading resource URI``, ``Error creating resource from
 template URI`` or ``Error rendering prompt NAME``, nothing after (in-process
-and over Streamable HTTP mcp 2.x withholds any crash's text:
-``Internal server error``); FastMCP 2.x ``Error reading resource 'URI'`` (``from template``
-for a template's), ``Error creating resource from template`` or ``Error
-rendering prompt 'NAME'``, each maybe followed by ``: `` and the exception's
-text, and ``Error rendering prompt NAME.``; the rest the runtime's own text.
+and over Streamable HTTP, mcp 2.x withholds any handler's exception as
+``Internal server error``); FastMCP 2.x ``Error reading resource 'URI'``
+(``from template`` for a template's), ``Error creating resource from
+template`` or ``Error rendering prompt 'NAME'``, each maybe followed by ``: ``
+and the exception's text, and ``Error rendering prompt NAME.``; the others
+the runtime's own text.
 """
 
 from __future__ import annotations
@@ -132,16 +133,19 @@ WITHHELD_CRASH = "Internal server error"
 over Streamable HTTP (its stdio transport sends the exception's own text)."""
 
 
-def read_crash(text: str, subject: str, *, prompt: bool) -> str | None:
+def read_crash(text: str, subject: str, *, prompt: bool, made_up: bool) -> str | None:
     """Whose report of an unhandled exception a read's or get's JSON-RPC error text is, or
-    ``None``. ``subject`` is the URI read, or the prompt's name (``prompt``)."""
-    if text == WITHHELD_CRASH:
-        return "the MCP Python SDK 2.x (an unhandled exception, its text withheld)"
+    ``None``. ``subject`` is the URI read, or the prompt's name (``prompt``).
+
+    For a request holding values ``check`` made up (``made_up``) only a runtime's own
+    text counts, and for a read mcp 2.x's withheld one: ``MCPServer`` and FastMCP
+    answer a typed parameter's refusal of a value in the words of a crash, and
+    ``MCPServer`` has mcp 2.x withhold a prompt's refusal as it withholds a crash.
+    """
     if prompt:
         mcpserver = [f"Error rendering prompt {subject}"]
         fastmcp = [f"Error rendering prompt {subject!r}"]
-        if text == f"{mcpserver[0]}.":
-            return "FastMCP (an unhandled exception)"
+        fastmcp_whole = [f"Error rendering prompt {subject}."]
     else:
         mcpserver = [
             f"Error reading resource {subject}",
@@ -152,15 +156,24 @@ def read_crash(text: str, subject: str, *, prompt: bool) -> str | None:
             f"Error reading resource from template {subject!r}",
             "Error creating resource from template",
         ]
-    if any(text == shape or text.startswith(shape + ": ") for shape in fastmcp):
-        return "FastMCP (an unhandled exception)"
+        fastmcp_whole = []
+    message = text
+    for shape in fastmcp:
+        message = message.removeprefix(shape + ": ")
+    if len(message) <= MAX_EXAMINED_CHARS:
+        for runtime, pattern in _RUNTIMES:
+            if pattern.fullmatch(message):
+                return runtime
+    if text == WITHHELD_CRASH and not (prompt and made_up):
+        return "the MCP Python SDK 2.x (an unhandled exception, its text withheld)"
+    if made_up:
+        return None
     if text in mcpserver:
         return "the MCP Python SDK's MCPServer (an unhandled exception)"
-    if len(text) > MAX_EXAMINED_CHARS:
-        return None
-    for runtime, pattern in _RUNTIMES:
-        if pattern.fullmatch(text):
-            return runtime
+    if text in fastmcp_whole or any(
+        text == shape or text.startswith(shape + ": ") for shape in fastmcp
+    ):
+        return "FastMCP (an unhandled exception)"
     return None
 
 

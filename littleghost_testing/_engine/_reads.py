@@ -21,7 +21,6 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Literal
 
 import anyio
@@ -383,9 +382,7 @@ async def _send(
         broken = finding("malformed_contents", "an answer the MCP types accept", _summary(error))
         return _Sent("none", [broken], ends_round=True)
     except Exception as error:
-        subject = readable.name if readable.subject == "prompt" else str(attempt.input)
-        crashed = partial(read_crash, subject=subject, prompt=readable.subject == "prompt")
-        return _failed(_translated(error), attempt, finding, crashed)
+        return _failed(_translated(error), readable, attempt, finding)
     size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
     if size > Toolset.max_result_bytes:
         observed = f"{size} bytes, over max_result_bytes ({Toolset.max_result_bytes})"
@@ -399,22 +396,19 @@ async def _send(
 
 
 def _failed(
-    error: BaseException,
-    attempt: Attempt,
-    finding: Callable[..., Finding],
-    crash_report: Callable[[str], str | None],
+    error: BaseException, readable: _Readable, attempt: Attempt, finding: Callable[..., Finding]
 ) -> _Sent:
     """What an error answer makes: a refusal, a finding, or a finding if the round fails.
 
-    An error whose text is an SDK's report of an unhandled exception is an
-    ``unhandled_exception`` whatever else its round answered: made-up values
-    may be refused, never crash the server.
+    An error whose text is an SDK's report of an unhandled exception
+    (``read_crash``) is an ``unhandled_exception`` whatever else its round
+    answered: made-up values may be refused, never crash the server.
     """
     if isinstance(error, JSONRPCError):
         text = error.server_message
         leaked = _leaks(text, error.data, attempt.input, finding)
         said = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
-        sdk = crash_report(text)
+        sdk = _crash_report(text, readable, attempt)
         if sdk is not None:
             observed = f"JSON-RPC error {error.code}, {sdk}: {said}"
             crash = finding("unhandled_exception", "a result, or a deliberate error", observed)
@@ -438,6 +432,13 @@ def _failed(
         return _Sent("none", [failed], ends_round=True, broke=True)
     unknown = finding("malformed_result", "an answer littleghost can read", describe(error))
     return _Sent("none", [unknown], ends_round=True)
+
+
+def _crash_report(text: str, readable: _Readable, attempt: Attempt) -> str | None:
+    """Whose crash report an error text is, for the subject ``attempt`` read or got."""
+    prompt = readable.subject == "prompt"
+    subject = readable.name if prompt else str(attempt.input)
+    return read_crash(text, subject, prompt=prompt, made_up=attempt.generated)
 
 
 def _leaks(message: str, data: Any, sent: Any, finding: Callable[..., Finding]) -> list[Finding]:

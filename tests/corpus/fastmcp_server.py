@@ -86,7 +86,8 @@ def find_article(
 
 # -- reads: a resource template and a prompt, each with a control -------------------
 # FastMCP 2.x answers a crash in a read with "Error reading resource ... URI: its text",
-# and in a prompt with "Error rendering prompt NAME.": `unhandled_exception`.
+# and in a prompt with "Error rendering prompt NAME.": `unhandled_exception` (the bare
+# words only for a prompt got without arguments: a typed argument's refusal reads so too).
 
 ARCHIVE = [f"Issue {number}" for number in range(1, 101)]
 
@@ -96,9 +97,9 @@ def page(number: str) -> str:
     return ARCHIVE[int(number) - 1]  # bug: ValueError on a number that is not digits
 
 
-@server.prompt(description="Greet a customer, with an optional title.")
-def greeting(name: str, title: str | None = None) -> str:
-    return f"Write a greeting to {title.capitalize()} {name}."  # bug: None.capitalize()
+@server.prompt(description="Greet our customers, by an optional title.")
+def greeting(title: str | None = None) -> str:
+    return f"Write a greeting to our {title.lower()} customers."  # bug: None.lower()
 
 
 @server.resource("corpus://fastmcp/readme", mime_type="text/plain")

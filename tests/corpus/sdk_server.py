@@ -292,7 +292,10 @@ def perimeter(shape: Annotated[Circle | Square, Field(discriminator="kind")]) ->
 
 # -- reads: resources, resource templates and prompts -----------------------------
 # MCPServer answers a crash in a read with JSON-RPC error -32603 "Error reading resource
-# URI", and in a prompt with "Error rendering prompt NAME": `unhandled_exception`.
+# URI", and in a prompt with "Error rendering prompt NAME" (in-process "Internal server
+# error"): `unhandled_exception`. A typed parameter's refusal reads the same, so `check`
+# counts these words only where it made up no value (a listed resource, a prompt got
+# without arguments): a crash on one made-up value of a template is not planted here.
 
 SETTINGS = {"theme": "dark"}
 
@@ -302,14 +305,20 @@ def settings() -> str:
     return f"theme={SETTINGS['theme']}, locale={SETTINGS['locale']}"  # bug: KeyError, always
 
 
-@server.resource("corpus://sdk/pages/{number}", mime_type="text/plain")
-def page(number: str) -> str:
-    return ARCHIVE[int(number) - 1]  # bug: ValueError on a number that is not digits
+INVOICES = {1: "Invoice 1: 120.00 EUR, paid."}
 
 
-@server.prompt(description="Greet a customer, with an optional title.")
-def greeting(name: str, title: str | None = None) -> str:
-    return f"Write a greeting to {title.capitalize()} {name}."  # bug: None.capitalize()
+@server.resource("corpus://sdk/invoices/{number}", mime_type="text/plain")
+def invoice(number: str) -> str:
+    try:
+        return INVOICES[int(number)]
+    except (ValueError, KeyError):
+        raise ResourceNotFoundError(traceback.format_exc()) from None  # bug: a stack trace
+
+
+@server.prompt(description="Greet our customers, by an optional title.")
+def greeting(title: str | None = None) -> str:
+    return f"Write a greeting to our {title.lower()} customers."  # bug: None.lower()
 
 
 CHART_PNG = (
