@@ -23,9 +23,9 @@ The low-level ``Server`` of mcp 2.x answers a crash with JSON-RPC error
 A crash in a ``resources/read`` or ``prompts/get`` is always a JSON-RPC
 error, so only its text tells it from a refusal (``read_crash``): ``MCPServer``
 answers ``Error reading resource URI``, ``Error creating resource from
-template URI`` or ``Error rendering prompt NAME``, nothing after (in-process
-and over Streamable HTTP, mcp 2.x withholds any handler's exception as
-``Internal server error``); FastMCP 2.x ``Error reading resource 'URI'``
+template URI`` or ``Error rendering prompt NAME``, nothing after (mcp 2.x
+withholds the text of any other exception a handler raised: ``Internal server
+error``); FastMCP 2.x ``Error reading resource 'URI'``
 (``from template`` for a template's), ``Error creating resource from
 template`` or ``Error rendering prompt 'NAME'``, each maybe followed by ``: ``
 and the exception's text, and ``Error rendering prompt NAME.``; the others
@@ -128,9 +128,10 @@ def unhandled_exception(text: str, tool_name: str) -> str | None:
             return runtime
     return None
 
+
 WITHHELD_CRASH = "Internal server error"
-"""The whole error text mcp 2.x answers for any exception a handler raised, in-process and
-over Streamable HTTP (its stdio transport sends the exception's own text)."""
+"""The whole error text mcp 2.x answers for any exception a handler raised that is not an
+``MCPError`` (the exception's own text stays in the server's log)."""
 
 
 def read_crash(text: str, subject: str, *, prompt: bool, made_up: bool) -> str | None:
@@ -163,7 +164,7 @@ def read_crash(text: str, subject: str, *, prompt: bool, made_up: bool) -> str |
     if len(message) <= MAX_EXAMINED_CHARS:
         for runtime, pattern in _RUNTIMES:
             if pattern.fullmatch(message):
-                return runtime
+                return runtime if message == text else "FastMCP (an unhandled exception)"
     if text == WITHHELD_CRASH and not (prompt and made_up):
         return "the MCP Python SDK 2.x (an unhandled exception, its text withheld)"
     if made_up:

@@ -322,7 +322,8 @@ def greeting(title: str | None = None) -> str:
 
 
 CHART_PNG = (
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg"
+    "=="
 )
 """A 1x1 PNG, base64: the chart as the prompt sends it by default."""
 
