@@ -5,14 +5,17 @@ no opt-in is needed. Each listed resource is read at its URI; each template
 at the URIs a few rounds of values make; each prompt is got with its
 required arguments, then with every argument (``_resources``, ``_prompts``).
 Answers are judged as tool calls are: a JSON-RPC error where a result was
-due (``jsonrpc_error``), a result the MCP types reject (``malformed_contents``),
-an error text showing a stack trace or a credential (``leaked_error_detail``),
-no answer (``timeout``), a dead connection (``crash``), and ``unexercised``
-when nothing a subject was sent succeeded.
+due (``jsonrpc_error``), an SDK's report of an exception the server did not
+handle (``unhandled_exception``, ``_crashes.read_crash``), a result the MCP
+types reject (``malformed_contents``), an error text showing a stack trace or
+a credential (``leaked_error_detail``), no answer (``timeout``), a dead
+connection (``crash``), and ``unexercised`` when nothing a subject was sent
+succeeded.
 
 Values ``check`` made up may be refused: "invalid params" (-32602) or
 "resource not found" (-32002) are the protocol's refusals, an answer. Any
-other error for made-up values counts only when no value of its round worked.
+other error for made-up values counts only when no value of its round worked,
+bar a crash report, which counts whatever the others answered.
 """
 
 from __future__ import annotations
