@@ -404,14 +404,16 @@ def _failed(
     """What an error answer makes: a refusal, a finding, or a finding if the round fails.
 
     An error whose text is an SDK's report of an unhandled exception
-    (``read_crash``) is an ``unhandled_exception`` whatever else its round
-    answered: made-up values may be refused, never crash the server.
+    (``read_crash``), under a code that is not a refusal's, is an
+    ``unhandled_exception`` whatever else its round answered: made-up values
+    may be refused, never crash the server.
     """
     if isinstance(error, JSONRPCError):
         text = error.server_message
         leaked = _leaks(text, error.data, attempt.input, finding)
         said = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
-        sdk = _crash_report(text, readable, attempt)
+        refused = error.code in REFUSAL_CODES  # deliberate, whatever its text
+        sdk = None if refused else _crash_report(text, readable, attempt)
         if sdk is not None:
             observed = f"JSON-RPC error {error.code}, {sdk}: {said}"
             crash = finding("unhandled_exception", "a result, or a deliberate error", observed)

@@ -341,6 +341,19 @@ async def test_a_crash_on_one_made_up_value_is_found_though_another_value_works(
     )
 
 
+async def test_a_crash_report_is_found_whatever_the_round_and_a_refusal_is_not() -> None:
+    crash_text = "invalid literal for int() with base 10: 'example'"
+    fake = shelf()
+    fake.fault_resource("file:///logs/{day}", JsonRpcError(0, crash_text))  # FastMCP's code
+    logs = _by_name(await _checked(fake.client))["file:///logs/{day}"]
+    assert _kinds(logs) == ["unhandled_exception", "unexercised"]
+    assert logs.groups[0].count == 3  # every value, not once for the round
+    # The same text under "invalid params" is the server refusing the value on purpose.
+    fake.fault_resource("file:///logs/{day}", JsonRpcError(-32602, crash_text))
+    logs = _by_name(await _checked(fake.client))["file:///logs/{day}"]
+    assert _kinds(logs) == ["unexercised"]
+
+
 async def test_listing_names_what_would_be_read() -> None:
     listed = await list_reads(shelf().client, OPTIONS)
     assert [(item.subject, item.name, item.called) for item in listed] == [
