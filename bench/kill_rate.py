@@ -17,6 +17,12 @@ tool's inputSchema (``ignored_unknown_property`` when only an unknown property
 does) and a false alarm when the input is valid; ``timeout``, ``crashed`` and
 ``transport_error`` are ``timeout``, ``crash`` and ``transport_error``.
 
+Each ``check`` run also reads the servers' resources, resource templates and
+prompts: their planted bugs (the manifest's ``reads``) get a table of their
+own. mcp-fuzzer reads them in its ``--mode resources`` and ``--mode prompts``,
+once each per server at its defaults; a finding counts for a read when its
+target is the resource's URI or the prompt's name.
+
     python bench/kill_rate.py [--settings default 5 50 100] [--fastmcp-python PATH]
         [--mcp-fuzzer PATH] [-v]
 """
@@ -42,7 +48,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-from corpus.judge import Verdict, judge, load_manifest, planted  # noqa: E402
+from corpus.judge import Verdict, judge, load_manifest, planted, planted_reads  # noqa: E402
 
 SETTINGS = ("default", "5", "50", "100")
 SLOW_START_TIMEOUT = 60
@@ -62,6 +68,10 @@ FUZZER_KINDS = {
 }
 """mcp-fuzzer's finding categories as `check`'s kinds (``accepted_malformed`` is judged apart)."""
 VALID_BUT_FLAGGED = "accepted_malformed on a valid input"
+FUZZER_READ_MODES = ("resources", "prompts")
+"""mcp-fuzzer's modes that read resources (and templates) and get prompts."""
+CORPUS = {"tools": planted, "reads": planted_reads}
+"""The manifest's rows each table judges, by table."""
 
 
 def command_for(server: str, spec: dict, options: argparse.Namespace) -> list[str] | None:
@@ -151,6 +161,37 @@ def run_fuzzer(
     return {"tools": tools}, elapsed
 
 
+def run_fuzzer_reads(
+    fuzzer: str, server: str, command: list[str], folder: Path
+) -> tuple[dict, float]:
+    """mcp-fuzzer's resources and prompts modes, as a report of `check`'s shape: the findings
+    whose target is a read of the corpus (most of its findings target a request type)."""
+    targets: dict[str, set[str]] = {}
+    elapsed = 0.0
+    for mode in FUZZER_READ_MODES:
+        output = folder / f"fuzzer-{server}-{mode}"
+        argv = [fuzzer, "--mode", mode, "--protocol", "stdio", "--endpoint", shlex.join(command)]
+        argv += ["--output-dir", str(output), "--timeout", str(SLOW_START_TIMEOUT)]
+        started = time.perf_counter()
+        finished = subprocess.run(
+            argv, cwd=REPO, capture_output=True, text=True, timeout=RUN_TIMEOUT
+        )
+        elapsed += time.perf_counter() - started
+        findings_file = output / "findings.json"
+        if not findings_file.exists():
+            raise SystemExit(f"mcp-fuzzer {mode} on {server}: exit {finished.returncode}")
+        for finding in json.loads(findings_file.read_text())["findings"]:
+            category = finding.get("category", "")
+            targets.setdefault(finding.get("target"), set()).add(
+                FUZZER_KINDS.get(category, category)
+            )
+    items = [
+        {**row, "findings": [{"kind": kind} for kind in sorted(targets.get(row["name"], ()))]}
+        for row in planted_reads(load_manifest(), server)
+    ]
+    return {"tools": [], "resources": items, "prompts": []}, elapsed
+
+
 def print_table(title: str, rows: list[tuple[str, Verdict, float]], verbose: bool) -> None:
     print(f"\n{title}")
     print(f"{'setting':>14}  {'found':>7}  {'kill rate':>9}  {'false alarms':>12}  {'time':>7}")
@@ -166,18 +207,28 @@ def print_table(title: str, rows: list[tuple[str, Verdict, float]], verbose: boo
 
 
 def measure(
-    runner: Any, settings: list[str], commands: dict[str, list[str]], manifest: dict
-) -> tuple[list[tuple[str, Verdict, float]], dict[str, Any]]:
-    rows, results = [], {}
+    runner: Any,
+    settings: list[str],
+    commands: dict[str, list[str]],
+    manifest: dict,
+    tables: tuple[str, ...] = ("tools", "reads"),
+) -> tuple[dict[str, list[tuple[str, Verdict, float]]], dict[str, Any]]:
+    """One run per setting and server, judged for each table (``CORPUS``) it fills."""
+    rows: dict[str, list[tuple[str, Verdict, float]]] = {table: [] for table in tables}
+    results: dict[str, Any] = {}
     for setting in settings:
-        verdict, elapsed, per_server = Verdict(), 0.0, {}
+        verdicts = {table: Verdict() for table in tables}
+        elapsed, per_server = 0.0, {}
         for server, command in commands.items():
             report, seconds = runner(server, command, setting)
-            server_verdict = judge(planted(manifest, server), report)
-            verdict.add(server_verdict)
-            per_server[server] = {"seconds": round(seconds, 1), **vars(server_verdict)}
+            per_server[server] = {"seconds": round(seconds, 1)}
+            for table in tables:
+                server_verdict = judge(CORPUS[table](manifest, server), report)
+                verdicts[table].add(server_verdict)
+                per_server[server][table] = vars(server_verdict)
             elapsed += seconds
-        rows.append((setting, verdict, elapsed))
+        for table in tables:
+            rows[table].append((setting, verdicts[table], elapsed))
         results[setting] = per_server
     return rows, results
 
@@ -209,7 +260,8 @@ def main() -> None:
         else:
             commands[server] = command
     bugs = sum(row["kind"] != "none" for s in commands for row in planted(manifest, s))
-    print(f"servers: {', '.join(commands)}; {bugs} planted bugs; one run per setting")
+    reads = sum(row["kind"] != "none" for s in commands for row in planted_reads(manifest, s))
+    print(f"servers: {', '.join(commands)}; {bugs} planted tool bugs, {reads} read bugs")
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory)
@@ -221,8 +273,9 @@ def main() -> None:
             commands,
             manifest,
         )
-        if rows:
-            print_table("littleghost check", rows, options.verbose)
+        for table, table_rows in rows.items():
+            if table_rows:
+                print_table(f"littleghost check: {table}", table_rows, options.verbose)
         if options.mcp_fuzzer:
             rows, results["mcp-fuzzer"] = measure(
                 lambda server, command, setting: run_fuzzer(
@@ -231,8 +284,19 @@ def main() -> None:
                 list(FUZZER_SETTINGS),
                 commands,
                 manifest,
+                tables=("tools",),
             )
-            print_table("mcp-fuzzer", rows, options.verbose)
+            print_table("mcp-fuzzer: tools", rows["tools"], options.verbose)
+            rows, results["mcp-fuzzer reads"] = measure(
+                lambda server, command, setting: run_fuzzer_reads(
+                    options.mcp_fuzzer, server, command, folder
+                ),
+                ["default"],
+                commands,
+                manifest,
+                tables=("reads",),
+            )
+            print_table("mcp-fuzzer: reads", rows["reads"], options.verbose)
     if options.json:
         options.json.write_text(json.dumps(results, indent=2) + "\n")
 

@@ -19,6 +19,17 @@ shape gives it away. Each server SDK has its own shape, read from its source:
 
 The low-level ``Server`` of mcp 2.x answers a crash with JSON-RPC error
 -32603, already a violation for a valid input (``jsonrpc_error``).
+
+A crash in a ``resources/read`` or ``prompts/get`` is always a JSON-RPC
+error, so only its text tells it from a refusal (``read_crash``): ``MCPServer``
+answers ``Error reading resource URI``, ``Error creating resource from
+template URI`` or ``Error rendering prompt NAME``, nothing after (mcp 2.x
+withholds the text of any other exception a handler raised: ``Internal server
+error``); FastMCP 2.x ``Error reading resource 'URI'``
+(``from template`` for a template's), ``Error creating resource from
+template`` or ``Error rendering prompt 'NAME'``, each maybe followed by ``: ``
+and the exception's text, and ``Error rendering prompt NAME.``; the others
+the runtime's own text.
 """
 
 from __future__ import annotations
@@ -27,7 +38,14 @@ import json
 import re
 from typing import Any
 
-__all__ = ["MAX_EXAMINED_CHARS", "MAX_PARSED_CHARS", "reads_as_error", "unhandled_exception"]
+__all__ = [
+    "MAX_EXAMINED_CHARS",
+    "MAX_PARSED_CHARS",
+    "WITHHELD_CRASH",
+    "read_crash",
+    "reads_as_error",
+    "unhandled_exception",
+]
 
 MAX_EXAMINED_CHARS = 1000
 """Crash reports are short: a longer answer text is not one (nothing longer is matched)."""
@@ -108,6 +126,55 @@ def unhandled_exception(text: str, tool_name: str) -> str | None:
     for runtime, pattern in _RUNTIMES:
         if pattern.fullmatch(message):
             return runtime
+    return None
+
+
+WITHHELD_CRASH = "Internal server error"
+"""The whole error text mcp 2.x answers for any exception a handler raised that is not an
+``MCPError`` (the exception's own text stays in the server's log)."""
+
+
+def read_crash(text: str, subject: str, *, prompt: bool, made_up: bool) -> str | None:
+    """Whose report of an unhandled exception a read's or get's JSON-RPC error text is, or
+    ``None``. ``subject`` is the URI read, or the prompt's name (``prompt``).
+
+    For a request holding values ``check`` made up (``made_up``) only a runtime's own
+    text counts, and for a read mcp 2.x's withheld one: ``MCPServer`` and FastMCP
+    answer a typed parameter's refusal of a value in the words of a crash, and
+    ``MCPServer`` has mcp 2.x withhold a prompt's refusal as it withholds a crash.
+    """
+    if prompt:
+        mcpserver = [f"Error rendering prompt {subject}"]
+        fastmcp = [f"Error rendering prompt {subject!r}"]
+        fastmcp_whole = [f"Error rendering prompt {subject}."]
+    else:
+        mcpserver = [
+            f"Error reading resource {subject}",
+            f"Error creating resource from template {subject}",
+        ]
+        fastmcp = [
+            f"Error reading resource {subject!r}",
+            f"Error reading resource from template {subject!r}",
+            "Error creating resource from template",
+        ]
+        fastmcp_whole = []
+    message = text
+    for shape in fastmcp:
+        message = message.removeprefix(shape + ": ")
+    if len(message) <= MAX_EXAMINED_CHARS:
+        for runtime, pattern in _RUNTIMES:
+            if pattern.fullmatch(message):
+                return runtime if message == text else "FastMCP (an unhandled exception)"
+    if text == WITHHELD_CRASH and not (prompt and made_up):
+        return "the MCP Python SDK 2.x (an unhandled exception, its text withheld)"
+    if made_up:
+        return None
+    if text in mcpserver:
+        return "the MCP Python SDK's MCPServer (an unhandled exception)"
+    if text in fastmcp_whole or any(
+        text == shape or text.startswith(shape + ": ") for shape in fastmcp
+    ):
+        return "FastMCP (an unhandled exception)"
     return None
 
 

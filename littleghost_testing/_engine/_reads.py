@@ -5,10 +5,12 @@ no opt-in is needed. Each listed resource is read at its URI; each template
 at the URIs a few rounds of values make; each prompt is got with its
 required arguments, then with every argument (``_resources``, ``_prompts``).
 Answers are judged as tool calls are: a JSON-RPC error where a result was
-due (``jsonrpc_error``), a result the MCP types reject (``malformed_contents``),
-an error text showing a stack trace or a credential (``leaked_error_detail``),
-no answer (``timeout``), a dead connection (``crash``), and ``unexercised``
-when nothing a subject was sent succeeded.
+due (``jsonrpc_error``), an SDK's report of an exception the server did not
+handle (``unhandled_exception``, ``_crashes.read_crash``), a result the MCP
+types reject (``malformed_contents``), an error text showing a stack trace or
+a credential (``leaked_error_detail``), no answer (``timeout``), a dead
+connection (``crash``), and ``unexercised`` when nothing a subject was sent
+succeeded.
 
 The reads go through a ``ReadSession``: the connection the tools were
 called on, reopened by its owner once it broke (``_read_session``).
@@ -17,7 +19,8 @@ lists everything for a lock.
 
 Values ``check`` made up may be refused: "invalid params" (-32602) or
 "resource not found" (-32002) are the protocol's refusals, an answer. Any
-other error for made-up values counts only when no value of its round worked.
+other error for made-up values counts only when no value of its round worked,
+bar a crash report, which counts whatever the others answered.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from littleghost.mcp import (
     translate_error,
 )
 
+from ._crashes import read_crash
 from ._findings import KINDS, Finding, FindingGroup, ServerReport, Subject, ToolReport, describe
 from ._leaks import find_leak
 from ._options import FuzzOptions
@@ -472,7 +476,7 @@ async def _send(
         broken = finding("malformed_contents", "an answer the MCP types accept", _summary(error))
         return _Sent("none", [broken], ends_round=True)
     except Exception as error:
-        return _failed(_translated(error), attempt, finding)
+        return _failed(_translated(error), readable, attempt, finding)
     size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
     if size > Toolset.max_result_bytes:
         observed = f"{size} bytes, over max_result_bytes ({Toolset.max_result_bytes})"
@@ -485,12 +489,26 @@ async def _send(
     return _Sent("success")
 
 
-def _failed(error: BaseException, attempt: Attempt, finding: Callable[..., Finding]) -> _Sent:
-    """What an error answer makes: a refusal, a finding, or a finding if the round fails."""
+def _failed(
+    error: BaseException, readable: _Readable, attempt: Attempt, finding: Callable[..., Finding]
+) -> _Sent:
+    """What an error answer makes: a refusal, a finding, or a finding if the round fails.
+
+    An error whose text is an SDK's report of an unhandled exception
+    (``read_crash``), under a code that is not a refusal's, is an
+    ``unhandled_exception`` whatever else its round answered: made-up values
+    may be refused, never crash the server.
+    """
     if isinstance(error, JSONRPCError):
         text = error.server_message
         leaked = _leaks(text, error.data, attempt.input, finding)
         said = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
+        refused = error.code in REFUSAL_CODES  # deliberate, whatever its text
+        sdk = None if refused else _crash_report(text, readable, attempt)
+        if sdk is not None:
+            observed = f"JSON-RPC error {error.code}, {sdk}: {said}"
+            crash = finding("unhandled_exception", "a result, or a deliberate error", observed)
+            return _Sent("jsonrpc_error", [*leaked, crash], said=said)
         rpc = finding("jsonrpc_error", "a result", f"JSON-RPC error {error.code}: {said}")
         sent = _Sent("jsonrpc_error", leaked, said=said)
         if not attempt.generated:
@@ -510,6 +528,13 @@ def _failed(error: BaseException, attempt: Attempt, finding: Callable[..., Findi
         return _Sent("none", [failed], ends_round=True, broke=True)
     unknown = finding("malformed_result", "an answer littleghost can read", describe(error))
     return _Sent("none", [unknown], ends_round=True)
+
+
+def _crash_report(text: str, readable: _Readable, attempt: Attempt) -> str | None:
+    """Whose crash report an error text is, for the subject ``attempt`` read or got."""
+    prompt = readable.subject == "prompt"
+    subject = readable.name if prompt else str(attempt.input)
+    return read_crash(text, subject, prompt=prompt, made_up=attempt.generated)
 
 
 def _leaks(message: str, data: Any, sent: Any, finding: Callable[..., Finding]) -> list[Finding]:

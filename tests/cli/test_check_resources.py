@@ -14,6 +14,16 @@ from typing import Any
 
 import mcp
 import pytest
+from mcp.server.lowlevel import Server
+from mcp_types import (
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    ResourceTemplate,
+    TextResourceContents,
+)
 from servers.cli_harness import FAST, run
 from servers.read_servers import sdk_broken, sdk_good, shelf
 from servers.read_sessions import tool_session
@@ -293,9 +303,63 @@ async def test_a_correct_sdk_server_gives_no_finding() -> None:
 async def test_a_broken_sdk_resource_and_prompt_are_violations() -> None:
     report = await _checked(lambda: littleghost.mcp.client(sdk_broken))
     items = _by_name(report)
-    assert _kinds(items["docs://index"]) == ["jsonrpc_error", "unexercised"]
+    # A listed resource's read: MCPServer's "Error reading resource URI" is its crash report.
+    assert _kinds(items["docs://index"]) == ["unhandled_exception", "unexercised"]
+    # Made-up arguments: MCPServer words a typed argument's refusal as it words a crash.
     assert _kinds(items["review"]) == ["jsonrpc_error", "unexercised"]
     assert _kinds(items["docs://readme"]) == [] and _kinds(items["greet"]) == []
+
+
+def _pages_server() -> Server:
+    """A low-level ``Server`` whose template crashes on a page that is not digits."""
+    template = ResourceTemplate(uri_template="pages://{number}", name="page")
+
+    async def list_tools(ctx: Any, params: Any) -> ListToolsResult:
+        return ListToolsResult(tools=[])  # the tools' connection discovers tools first
+
+    async def list_resources(ctx: Any, params: Any) -> ListResourcesResult:
+        return ListResourcesResult(resources=[])
+
+    async def list_templates(ctx: Any, params: Any) -> ListResourceTemplatesResult:
+        return ListResourceTemplatesResult(resource_templates=[template])
+
+    async def read(ctx: Any, params: ReadResourceRequestParams) -> ReadResourceResult:
+        number = int(str(params.uri).removeprefix("pages://"))  # ValueError on "example"
+        text = TextResourceContents(uri=str(params.uri), text=f"page {number}")
+        return ReadResourceResult(contents=[text])
+
+    return Server(
+        "pages",
+        on_list_tools=list_tools,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read,
+    )
+
+
+async def test_a_crash_on_one_made_up_value_is_found_though_another_value_works() -> None:
+    pages = _by_name(await _checked(lambda: littleghost.mcp.client(_pages_server())))
+    page = pages["pages://{number}"]
+    assert page.answers.success == 1 and page.valid_calls == 2  # "example" crashed, "1" read
+    assert _kinds(page) == ["unhandled_exception"]
+    assert page.groups[0].example.input == "pages://example"
+    assert page.groups[0].example.observed == (
+        "JSON-RPC error -32603, the MCP Python SDK 2.x (an unhandled exception, its text "
+        "withheld): Internal server error"
+    )
+
+
+async def test_a_crash_report_is_found_whatever_the_round_and_a_refusal_is_not() -> None:
+    crash_text = "invalid literal for int() with base 10: 'example'"
+    fake = shelf()
+    fake.fault_resource("file:///logs/{day}", JsonRpcError(0, crash_text))  # FastMCP's code
+    logs = _by_name(await _checked(fake.client))["file:///logs/{day}"]
+    assert _kinds(logs) == ["unhandled_exception", "unexercised"]
+    assert logs.groups[0].count == 3  # every value, not once for the round
+    # The same text under "invalid params" is the server refusing the value on purpose.
+    fake.fault_resource("file:///logs/{day}", JsonRpcError(-32602, crash_text))
+    logs = _by_name(await _checked(fake.client))["file:///logs/{day}"]
+    assert _kinds(logs) == ["unexercised"]
 
 
 async def test_listing_names_what_would_be_read_and_sends_no_read() -> None:
@@ -369,7 +433,7 @@ def test_check_reports_resources_and_prompts_in_the_table_json_and_junit(
         "0 tools (0 checked, 0 skipped), 2 resources (1 read), 2 prompts (1 got): "
         "2 violations, 2 warnings in 0 calls, 2 reads, 4 gets: FAILED"
     )
-    assert "docs://index: jsonrpc_error (violation): 1 of 1 read" in lines
+    assert "docs://index: unhandled_exception (violation): 1 of 1 read" in lines
     assert "  uri:       docs://index" in lines
     assert not any("reproduce:" in line for line in lines)
     report = json.loads(report_path.read_text())

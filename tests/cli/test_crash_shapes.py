@@ -9,6 +9,8 @@ import pytest
 from littleghost_testing._engine import Answers, ToolReport
 from littleghost_testing._engine._crashes import (
     MAX_EXAMINED_CHARS,
+    WITHHELD_CRASH,
+    read_crash,
     reads_as_error,
     unhandled_exception,
 )
@@ -75,6 +77,66 @@ def test_only_a_prefix_shape_is_recognised_in_a_long_text() -> None:
     long = "x" * MAX_EXAMINED_CHARS
     assert unhandled_exception(f"Error calling tool 'divide': {long}", "divide") is not None
     assert unhandled_exception(f"division by zero {long}", "divide") is None
+
+
+URI = "pages://example"
+MCPSERVER = "the MCP Python SDK's MCPServer (an unhandled exception)"
+FASTMCP = "FastMCP (an unhandled exception)"
+WITHHELD = "the MCP Python SDK 2.x (an unhandled exception, its text withheld)"
+# (text, prompt?, whose report with no value made up, whose with made-up values)
+READ_CRASHES = [
+    (f"Error reading resource {URI}", False, MCPSERVER, None),
+    (f"Error creating resource from template {URI}", False, MCPSERVER, None),
+    ("Error rendering prompt greet", True, MCPSERVER, None),
+    (f"Error reading resource '{URI}'", False, FASTMCP, None),
+    (f"Error reading resource from template '{URI}': boom", False, FASTMCP, None),
+    ("Error creating resource from template", False, FASTMCP, None),
+    ("Error rendering prompt 'greet': boom", True, FASTMCP, None),
+    ("Error rendering prompt greet.", True, FASTMCP, None),
+    (WITHHELD_CRASH, False, WITHHELD, WITHHELD),
+    (WITHHELD_CRASH, True, WITHHELD, None),
+    ("division by zero", False, "a Python runtime error", "a Python runtime error"),
+    (
+        f"Error reading resource from template '{URI}': invalid literal for int() with base 10: "
+        "'example'",
+        False,
+        FASTMCP,
+        FASTMCP,
+    ),
+    (
+        "Cannot read properties of undefined (reading 'toUpperCase')",
+        True,
+        "a JavaScript runtime error",
+        "a JavaScript runtime error",
+    ),
+]
+DELIBERATE_READS = [
+    f"no page {URI}",
+    f"Error reading resource {URI}: permission denied",  # MCPServer's ResourceError is the text
+    "Error reading resource other://index",  # another resource's words
+    "Error rendering prompt other",
+    "Internal error",
+    "Resource pages://example not found",
+    "",
+]
+
+
+@pytest.mark.parametrize(("text", "prompt", "listed", "made_up"), READ_CRASHES)
+def test_each_sdks_read_crash_report_is_recognised(
+    text: str, prompt: bool, listed: str, made_up: str | None
+) -> None:
+    subject = "greet" if prompt else URI
+    assert read_crash(text, subject, prompt=prompt, made_up=False) == listed
+    # MCPServer and FastMCP word a typed parameter's refusal of a made-up value as a crash:
+    # only a runtime's own text (or, for a read, mcp 2.x's withheld one) tells them apart.
+    assert read_crash(text, subject, prompt=prompt, made_up=True) == made_up
+
+
+@pytest.mark.parametrize("text", DELIBERATE_READS)
+@pytest.mark.parametrize("prompt", [False, True])
+def test_deliberate_read_errors_are_not_crashes(text: str, prompt: bool) -> None:
+    subject = "greet" if prompt else URI
+    assert read_crash(text, subject, prompt=prompt, made_up=False) is None
 
 
 @pytest.mark.parametrize(

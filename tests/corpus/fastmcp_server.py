@@ -84,5 +84,33 @@ def find_article(
     return ARTICLES[article_id]
 
 
+# -- reads: a resource template and a prompt, each with a control -------------------
+# FastMCP 2.x answers a crash in a read with "Error reading resource ... URI: its text",
+# and in a prompt with "Error rendering prompt NAME.": `unhandled_exception` (the bare
+# words only for a prompt got without arguments: a typed argument's refusal reads so too).
+
+ARCHIVE = [f"Issue {number}" for number in range(1, 101)]
+
+
+@server.resource("corpus://fastmcp/pages/{number}", mime_type="text/plain")
+def page(number: str) -> str:
+    return ARCHIVE[int(number) - 1]  # bug: ValueError on a number that is not digits
+
+
+@server.prompt(description="Greet our customers, by an optional title.")
+def greeting(title: str | None = None) -> str:
+    return f"Write a greeting to our {title.lower()} customers."  # bug: None.lower()
+
+
+@server.resource("corpus://fastmcp/readme", mime_type="text/plain")
+def readme() -> str:
+    return "The corpus server of FastMCP 2.x."
+
+
+@server.prompt(description="Review some code, in a language (python by default).")
+def code_review(code: str, language: str = "python") -> str:
+    return f"Review this {language} code:\n{code}"
+
+
 if __name__ == "__main__":
     server.run(show_banner=False)

@@ -1,9 +1,12 @@
 """Judge a ``littleghost check`` JSON report against the corpus manifest.
 
-A planted bug is *found* when its tool has a finding of the manifest's kind.
-A *false alarm* is a finding on a control tool, or a finding of another kind
-on a bug tool (each distinct finding counts once). Shared by the suite's
-test and ``bench/kill_rate.py``, so both judge alike.
+A planted bug is *found* when its tool (or resource, resource template or
+prompt: a *read*) has a finding of the manifest's kind. A *false alarm* is a
+finding on a control, or a finding of another kind on a bug's item (each
+distinct finding counts once), bar the kinds its row lists as ``also``: a
+listed resource is read once, so a bug there leaves it ``unexercised`` too.
+Shared by the suite's test and
+``bench/kill_rate.py``, so both judge alike.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 MANIFEST = Path(__file__).with_name("manifest.json")
 CONTROL = "none"
-"""The manifest's kind for a control tool: one that must get no finding."""
+"""The manifest's kind for a control: a tool or read that must get no finding."""
 
 
 def load_manifest() -> dict[str, Any]:
@@ -24,8 +27,26 @@ def load_manifest() -> dict[str, Any]:
 
 
 def planted(manifest: Mapping[str, Any], server: str) -> list[dict[str, Any]]:
-    """The manifest's rows for one server, controls included."""
+    """The manifest's tool rows for one server, controls included."""
     return [row for row in manifest["tools"] if row["server"] == server]
+
+
+def planted_reads(manifest: Mapping[str, Any], server: str) -> list[dict[str, Any]]:
+    """The manifest's read rows (resources, templates, prompts) for one server, controls too."""
+    return [row for row in manifest["reads"] if row["server"] == server]
+
+
+def item_key(row: Mapping[str, Any]) -> tuple[str, str]:
+    """A manifest row's or a report item's ``(subject, name)``: ``("tool", NAME)`` for a tool."""
+    if "tool" in row:
+        return ("tool", row["tool"])
+    return (row.get("subject", "tool"), row["name"])
+
+
+def report_items(report: Mapping[str, Any]) -> dict[tuple[str, str], Mapping[str, Any]]:
+    """Every tool, resource, resource template and prompt of a report, by ``item_key``."""
+    items = [*report["tools"], *report.get("resources", []), *report.get("prompts", [])]
+    return {item_key(item): item for item in items}
 
 
 @dataclass
@@ -47,14 +68,15 @@ class Verdict:
 
 
 def judge(rows: Iterable[Mapping[str, Any]], report: Mapping[str, Any]) -> Verdict:
-    """Judge one server's report; a tool missing from the report counts as missed."""
-    tools = {tool["name"]: tool for tool in report["tools"]}
+    """Judge one server's report; an item missing from the report counts as missed."""
+    items = report_items(report)
     verdict = Verdict()
     for row in rows:
-        name = f"{row['server']}:{row['tool']}"
-        findings = tools.get(row["tool"], {}).get("findings", [])
+        name = f"{row['server']}:{item_key(row)[1]}"
+        findings = items.get(item_key(row), {}).get("findings", [])
         kinds = [finding["kind"] for finding in findings]
         if row["kind"] != CONTROL:
             (verdict.found if row["kind"] in kinds else verdict.missed).append(name)
-        verdict.false_alarms += [f"{name} {kind}" for kind in kinds if kind != row["kind"]]
+        expected = {row["kind"], *row.get("also", [])}
+        verdict.false_alarms += [f"{name} {kind}" for kind in kinds if kind not in expected]
     return verdict

@@ -8,6 +8,9 @@ the one it advertises. Each tool's ``enforced`` schema equals its advertised
 advertise. Enforced schemas use no ``pattern``: Python's ``re`` is not
 ECMA-262 (``$`` matches before a final newline), which would be a second bug.
 
+The reads (resources, resource templates and prompts, after the tools) are
+hand-written handlers too, each with one planted bug or none (a control).
+
 In-process: ``tests.corpus.lowlevel_server:server``; over stdio:
 ``python tests/corpus/lowlevel_server.py``.
 """
@@ -15,6 +18,7 @@ In-process: ``tests.corpus.lowlevel_server:server``; over stdio:
 from __future__ import annotations
 
 import copy
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,11 +30,29 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
+    BlobResourceContents,
     CallToolRequestParams,
     CallToolResult,
+    CompleteRequestParams,
+    CompleteResult,
+    Completion,
+    GetPromptRequestParams,
+    GetPromptResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
     ListToolsResult,
     PaginatedRequestParams,
+    Prompt,
+    PromptArgument,
+    PromptMessage,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    Resource,
+    ResourceTemplate,
+    ResourceTemplateReference,
     TextContent,
+    TextResourceContents,
     Tool,
     ToolAnnotations,
 )
@@ -333,6 +355,129 @@ def bounded_sum(arguments: dict[str, Any]) -> CallToolResult:
     )
 
 
+# -- reads: resources, resource templates and prompts -----------------------------
+# Over stdio the low-level Server answers a crash in a handler with a JSON-RPC error
+# holding the exception's text (`list index out of range`), in-process with "Internal
+# server error": `unhandled_exception` (for a prompt got with made-up arguments, only the
+# former: MCPServer's refusals of typed arguments are withheld so too).
+
+RESOURCE_NOT_FOUND = -32002
+"""MCP's JSON-RPC error code for a resource that does not exist."""
+PREFIX = "corpus://lowlevel/"
+DOWNTIMES_MINUTES: list[int] = []
+ARTICLES = {"HC-101": "Refunds are available within 30 days."}
+LOGO_SVG = "<svg><circle r='4'/></svg>"
+
+RESOURCES = [
+    Resource(uri=f"{PREFIX}uptime", name="uptime", mime_type="text/plain"),
+    Resource(uri=f"{PREFIX}logo", name="logo", mime_type="image/svg+xml"),
+    Resource(uri=f"{PREFIX}readme", name="readme", mime_type="text/plain"),  # control
+]
+TEMPLATES = [
+    ResourceTemplate(uri_template=f"{PREFIX}items/{{position}}", name="item"),
+    ResourceTemplate(uri_template=f"{PREFIX}articles/{{article_id}}", name="article"),  # control
+]
+PROMPTS = [
+    Prompt(
+        name="announce",
+        description="Announce the latest release, in an optional tone.",
+        arguments=[PromptArgument(name="tone", required=False)],
+    ),
+    Prompt(
+        name="explain_status",
+        description="Explain an HTTP status code (a number).",
+        arguments=[PromptArgument(name="code", required=True)],
+    ),
+    Prompt(  # control
+        name="summarize",
+        description="Summarise a text, in an optional number of words.",
+        arguments=[
+            PromptArgument(name="text", required=True),
+            PromptArgument(name="words", required=False),
+        ],
+    ),
+]
+
+
+def contents(uri: str, value: str) -> ReadResourceResult:
+    return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=value)])
+
+
+def read(uri: str) -> ReadResourceResult:
+    if uri == f"{PREFIX}uptime":
+        average = sum(DOWNTIMES_MINUTES) / len(DOWNTIMES_MINUTES)  # bug: ZeroDivisionError
+        return contents(uri, f"mean downtime: {average:.1f} min")
+    if uri == f"{PREFIX}logo":
+        # bug: a blob of SVG text, not base64
+        blob = BlobResourceContents(uri=uri, blob=LOGO_SVG, mime_type="image/svg+xml")
+        return ReadResourceResult(contents=[blob])
+    if uri == f"{PREFIX}readme":
+        return contents(uri, "The corpus server of the MCP Python SDK's low-level Server.")
+    name, _, value = uri.removeprefix(PREFIX).partition("/")
+    if name == "items" and value:
+        return contents(uri, ITEMS[int(value) - 1])  # bug: ValueError on a non-number
+    if name == "articles" and value in ARTICLES:
+        return contents(uri, ARTICLES[value])
+    raise MCPError(code=RESOURCE_NOT_FOUND, message=f"no resource {uri[:80]}")
+
+
+def user(value: str) -> GetPromptResult:
+    return GetPromptResult(
+        messages=[PromptMessage(role="user", content=TextContent(type="text", text=value))]
+    )
+
+
+STATUSES = {200: "OK", 404: "Not Found"}
+
+
+def get_prompt(name: str, arguments: dict[str, str]) -> GetPromptResult:
+    if name == "announce":
+        tone = arguments.get("tone")
+        # bug: AttributeError on None, without the optional tone
+        return user(f"Announce the latest release in a {tone.lower()} tone.")
+    if name == "explain_status":
+        try:
+            code = int(arguments["code"])
+        except ValueError:
+            # bug: a stack trace in an error text
+            raise MCPError(code=INVALID_PARAMS, message=traceback.format_exc()) from None
+        return user(f"Explain HTTP status {code} ({STATUSES.get(code, 'unknown')}).")
+    if name == "summarize":
+        words = arguments.get("words") or "50"
+        return user(f"Summarise in at most {words} words: {arguments['text']}")
+    raise MCPError(code=INVALID_PARAMS, message=f"unknown prompt {name[:40]}")
+
+
+async def list_resources(ctx: Any, params: PaginatedRequestParams | None) -> ListResourcesResult:
+    return ListResourcesResult(resources=RESOURCES)
+
+
+async def list_resource_templates(
+    ctx: Any, params: PaginatedRequestParams | None
+) -> ListResourceTemplatesResult:
+    return ListResourceTemplatesResult(resource_templates=TEMPLATES)
+
+
+async def read_resource(ctx: Any, params: ReadResourceRequestParams) -> ReadResourceResult:
+    return read(str(params.uri))
+
+
+async def list_prompts(ctx: Any, params: PaginatedRequestParams | None) -> ListPromptsResult:
+    return ListPromptsResult(prompts=PROMPTS)
+
+
+async def get_prompt_handler(ctx: Any, params: GetPromptRequestParams) -> GetPromptResult:
+    return get_prompt(params.name, dict(params.arguments or {}))
+
+
+async def complete(ctx: Any, params: CompleteRequestParams) -> CompleteResult:
+    """Article ids for the article template; nothing for the rest."""
+    ref = params.ref
+    if isinstance(ref, ResourceTemplateReference) and params.argument.name == "article_id":
+        return CompleteResult(completion=Completion(values=sorted(ARTICLES)))
+    return CompleteResult(completion=Completion(values=[]))
+
+
 # -- the server --------------------------------------------------------------------
 
 
@@ -354,7 +499,17 @@ async def call_tool(ctx: Any, params: CallToolRequestParams) -> CallToolResult:
     return entry.handler(arguments)
 
 
-server = Server("corpus-lowlevel", on_list_tools=list_tools, on_call_tool=call_tool)
+server = Server(
+    "corpus-lowlevel",
+    on_list_tools=list_tools,
+    on_call_tool=call_tool,
+    on_list_resources=list_resources,
+    on_list_resource_templates=list_resource_templates,
+    on_read_resource=read_resource,
+    on_list_prompts=list_prompts,
+    on_get_prompt=get_prompt_handler,
+    on_completion=complete,
+)
 
 
 async def main() -> None:

@@ -1,7 +1,9 @@
 """Planted bugs in an SDK ``MCPServer``, written as users write one: typed functions.
 
 Each tool but the controls (the last section) has exactly one bug, named in
-its comment and in ``manifest.json``; the controls have none. Every argument that is not a
+its comment and in ``manifest.json``; the controls have none. So has each
+resource, resource template and prompt (the reads, after the tools), with
+their own controls. Every argument that is not a
 planted validation gap is strict (JSON integers, strict strings, booleans and
 floats), so a bug tool breaks its contract in one way only: pydantic's lax
 mode would otherwise take ``"5"`` for 5 everywhere.
@@ -17,8 +19,18 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.prompts.base import UserMessage
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INTERNAL_ERROR,
+    Completion,
+    CompletionArgument,
+    ImageContent,
+    PromptReference,
+    ResourceTemplateReference,
+    ToolAnnotations,
+)
 from pydantic import BaseModel, BeforeValidator, Field, StrictBool, StrictFloat, StrictStr
 
 server = MCPServer("corpus-sdk", log_level="CRITICAL")
@@ -276,6 +288,96 @@ def perimeter(shape: Annotated[Circle | Square, Field(discriminator="kind")]) ->
     if isinstance(shape, Circle):
         return 2 * 3.14159 * shape.radius
     return 4 * shape.side
+
+
+# -- reads: resources, resource templates and prompts -----------------------------
+# MCPServer answers a crash in a read with JSON-RPC error -32603 "Error reading resource
+# URI", and in a prompt with "Error rendering prompt NAME" (in-process "Internal server
+# error"): `unhandled_exception`. A typed parameter's refusal reads the same, so `check`
+# counts these words only where it made up no value (a listed resource, a prompt got
+# without arguments): a crash on one made-up value of a template is not planted here.
+
+SETTINGS = {"theme": "dark"}
+
+
+@server.resource("corpus://sdk/settings", mime_type="text/plain")
+def settings() -> str:
+    return f"theme={SETTINGS['theme']}, locale={SETTINGS['locale']}"  # bug: KeyError, always
+
+
+INVOICES = {1: "Invoice 1: 120.00 EUR, paid."}
+
+
+@server.resource("corpus://sdk/invoices/{number}", mime_type="text/plain")
+def invoice(number: str) -> str:
+    try:
+        return INVOICES[int(number)]
+    except (ValueError, KeyError):
+        raise ResourceNotFoundError(traceback.format_exc()) from None  # bug: a stack trace
+
+
+@server.prompt(description="Greet our customers, by an optional title.")
+def greeting(title: str | None = None) -> str:
+    return f"Write a greeting to our {title.lower()} customers."  # bug: None.lower()
+
+
+CHART_PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg"
+    "=="
+)
+"""A 1x1 PNG, base64: the chart as the prompt sends it by default."""
+
+
+@server.prompt(description="Draw a quarter's sales chart, optionally styled, to describe.")
+def sales_chart(quarter: str, style: str | None = None) -> list[UserMessage]:
+    image = ImageContent(type="image", data=CHART_PNG, mime_type="image/png")
+    if style is not None:
+        svg = f"<svg class='{style[:10]}'><text>{quarter[:10]}</text></svg>"
+        # bug: a styled chart is SVG text sent as the image's data, not base64
+        image = ImageContent(type="image", data=svg, mime_type="image/svg+xml")
+    return [UserMessage(f"Describe this chart of {quarter[:10]}."), UserMessage(image)]
+
+
+@server.prompt(description="Summarise a region's sales (eu or us).")
+def region_report(region: str) -> str:
+    if region == "us":
+        # bug: a credential in an error text
+        raise MCPError(INTERNAL_ERROR, "no connection to postgresql://sales:hunter2@db.us/sales")
+    if region != "eu":
+        raise MCPError(INTERNAL_ERROR, f"no region {region[:10]!r}")  # a refusal: fine
+    return "Summarise the eu region's sales this quarter."
+
+
+# controls: correct reads, no finding expected
+
+
+@server.resource("corpus://sdk/readme", mime_type="text/plain")
+def readme() -> str:
+    return "The corpus server of the MCP Python SDK's MCPServer."
+
+
+@server.resource("corpus://sdk/articles/{article_id}", mime_type="text/plain")
+def article(article_id: str) -> str:
+    if article_id not in ARTICLES:
+        raise ResourceNotFoundError(f"no article {article_id[:10]}")  # a refusal: fine
+    return ARTICLES[article_id]
+
+
+@server.prompt(description="Review some code, in a language (python by default).")
+def code_review(code: str, language: str = "python") -> str:
+    return f"Review this {language} code:\n{code}"
+
+
+@server.completion()
+async def complete(
+    ref: PromptReference | ResourceTemplateReference, argument: CompletionArgument, context: Any
+) -> Completion | None:
+    """Article ids for the article template, regions for the report (us first)."""
+    if isinstance(ref, ResourceTemplateReference) and argument.name == "article_id":
+        return Completion(values=sorted(ARTICLES))
+    if isinstance(ref, PromptReference) and argument.name == "region":
+        return Completion(values=["us", "eu"])
+    return None
 
 
 if __name__ == "__main__":

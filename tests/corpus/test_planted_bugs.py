@@ -6,7 +6,9 @@ from a venv of its own (FastMCP 2.x pins ``mcp<2``; the ``fastmcp_python`` fixtu
 it in pytest's cache) and the TypeScript SDK server under node (``npm install`` of
 ``tests/corpus/ts``, pinned by its ``package.json``), both over stdio. Every input is
 the default run's; only the hanging tool's wait is cut to ``HANG_TIMEOUT`` (it sleeps a
-minute, so it hangs either way). ``bench/kill_rate.py`` measures the same corpus at other
+minute, so it hangs either way). The same run reads the servers' resources,
+resource templates and prompts (``check`` does by default), judged alike.
+``bench/kill_rate.py`` measures the same corpus at other
 settings, and mcp-fuzzer beside it.
 """
 
@@ -22,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.judge import judge, load_manifest, planted
+from corpus.judge import item_key, judge, load_manifest, planted, planted_reads
 
 REPO = Path(__file__).resolve().parents[2]
 TYPESCRIPT = REPO / "tests" / "corpus" / "ts"
@@ -40,14 +42,17 @@ RUN_TIMEOUT = 300
 def test_every_planted_bug_is_found_and_nothing_else(
     server: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    """Each bug tool gets a finding of its planted kind and no other; a control tool none."""
+    """Each bug tool or read gets a finding of its planted kind and no other; a control none."""
     rows = planted(load_manifest(), server)
+    reads = planted_reads(load_manifest(), server)
     options = ["--timeout", str(SLOW_START_TIMEOUT)] if server == "fastmcp" else []
     if any(row["tool"] == "forecast" for row in rows):  # naming an unlisted tool is an error
         options += ["--tool-timeout", f"forecast={HANG_TIMEOUT}"]
     report = _check(server, [*options, *_target(server, request)], tmp_path / "report.json")
     assert {tool["name"] for tool in report["tools"]} == {row["tool"] for row in rows}
-    verdict = judge(rows, report)
+    read = [*report["resources"], *report["prompts"]]
+    assert {item_key(item) for item in read} == {item_key(row) for row in reads}
+    verdict = judge([*rows, *reads], report)
     assert verdict.missed == []
     assert verdict.false_alarms == []
 

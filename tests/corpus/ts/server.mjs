@@ -100,4 +100,50 @@ server.registerTool(
   },
 );
 
+// -- reads: a resource and a prompt, each with a control ---------------------------
+// The SDK answers a read or a get that throws with a JSON-RPC error holding the error's
+// message, V8's own text for a crash: `unhandled_exception`.
+
+const downtimes = [];
+
+server.registerResource(
+  "uptime",
+  "corpus://typescript/uptime",
+  { mimeType: "text/plain" },
+  // bug: TypeError, the longest downtime of none (reduce without an initial value)
+  async (uri) => ({
+    contents: [{ uri: uri.href, text: `longest: ${downtimes.reduce((a, b) => Math.max(a, b))} min` }],
+  }),
+);
+
+server.registerPrompt(
+  "greeting",
+  {
+    description: "Greet a customer, with an optional title.",
+    argsSchema: { name: z.string(), title: z.string().optional() },
+  },
+  // bug: TypeError without the optional title
+  ({ name, title }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Greet ${title.toUpperCase()} ${name}.` } }],
+  }),
+);
+
+server.registerResource(
+  "readme",
+  "corpus://typescript/readme",
+  { mimeType: "text/plain" },
+  async (uri) => ({ contents: [{ uri: uri.href, text: "The corpus server of the TypeScript SDK." }] }),
+);
+
+server.registerPrompt(
+  "code_review",
+  {
+    description: "Review some code, in a language (javascript by default).",
+    argsSchema: { code: z.string(), language: z.string().optional() },
+  },
+  ({ code, language = "javascript" }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Review this ${language} code:\n${code}` } }],
+  }),
+);
+
 await server.connect(new StdioServerTransport());
