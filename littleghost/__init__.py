@@ -26,7 +26,7 @@ cleanup failures propagate.
 #   _binding, _context, _cancellation   what a tool instance runs with
 #   _registry, _run, _agent, _model     calling tools: registry, run, agent loop, model types
 #   _results, _errors                   what calls return and raise
-#   _validation/, _backtracking, _schema_walk, _first_use, _frozen
+#   _schema/, _validation/, _backtracking, _frozen
 #                                       JSON Schema: compile once, check input, freeze
 #   _closing, _workers                  closing owned resources, worker threads
 #   instrumentation                     events and spans

@@ -13,6 +13,8 @@ from typing import Any
 
 import regex
 
+from ._schema import CLASS_ESCAPES, EMPTY_CLASS, FULL_CLASS, NOT_LINE_TERMINATOR
+
 __all__ = ["DEFAULT_REGEX_TIMEOUT", "KEYWORD", "TIMED_OUT", "backtracking_keyword", "compile_ecma"]
 
 # Like the Ruby original's Regexp.timeout.
@@ -20,15 +22,6 @@ DEFAULT_REGEX_TIMEOUT = 0.05
 # The schema keyword a backtracking ``pattern`` is renamed to before compiling.
 KEYWORD = "x-littleghost-backtracking-pattern"
 TIMED_OUT = "timed out"
-
-# ECMA-262 classes, spelled for the regex package (which, without flags, is Unicode-aware).
-_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
-_CLASSES = {
-    "d": "0-9",
-    "w": "A-Za-z0-9_",
-    "s": _SPACE,
-}
-_LINE_TERMINATORS = "\\n\\r\\u2028\\u2029"
 
 
 def compile_ecma(pattern: str) -> Any:
@@ -42,14 +35,19 @@ def compile_ecma(pattern: str) -> Any:
 
 
 def _translate(pattern: str) -> str:
+    """``pattern`` for the ``regex`` package, which without flags reads classes as Unicode.
+
+    Not the strategies' translation: this one must match exactly, lookaround
+    and ``\\k<name>`` included (see ``_schema._ecma`` for why each engine has its own).
+    """
     out: list[str] = []
     in_class, i = False, 0
     while i < len(pattern):
         char = pattern[i]
         if char == "\\" and i + 1 < len(pattern):
             letter = pattern[i + 1]
-            if letter.lower() in _CLASSES:
-                body = _CLASSES[letter.lower()]
+            if letter.lower() in CLASS_ESCAPES:
+                body = CLASS_ESCAPES[letter.lower()]
                 negated = letter.isupper()
                 if in_class and not negated:
                     out.append(body)
@@ -75,17 +73,17 @@ def _translate(pattern: str) -> str:
             in_class = True
             # ECMA's ``[^]`` matches anything and ``[]`` nothing.
             if pattern.startswith("[^]", i):
-                out.append("[\\s\\S]")
+                out.append(FULL_CLASS)
                 i += 3
                 in_class = False
                 continue
             if pattern.startswith("[]", i):
-                out.append("(?!)")
+                out.append(EMPTY_CLASS)
                 i += 2
                 in_class = False
                 continue
         elif char == ".":
-            out.append(f"[^{_LINE_TERMINATORS}]")
+            out.append(NOT_LINE_TERMINATOR)
             i += 1
             continue
         elif char == "$":

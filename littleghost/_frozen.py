@@ -26,7 +26,7 @@ def _seal(self: FrozenDict | FrozenList) -> None:
 class FrozenDict(dict[str, Any]):
     """A ``dict`` that refuses mutation."""
 
-    # ``_walked``: set by ``_schema_walk.freeze_within`` on a tree it checked (see there).
+    # ``_walked``: set by ``_schema.freeze_within`` on a tree it checked (see there).
     __slots__ = ("_sealed", "_walked")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

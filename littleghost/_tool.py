@@ -17,7 +17,7 @@ from ._errors import CleanupError, ConfigurationError, ToolError
 from ._frozen import FrozenDict, freeze
 from ._injection import context_parameter, forwarding_call
 from ._results import UNSERIALIZABLE, ExecutionResult, Result, render_content
-from ._schema_walk import freeze_within
+from ._schema import freeze_within
 from ._validation import MAX_SCHEMA_DEPTH, SchemaValidator, json_problem, schema_problem
 from ._workers import run_in_worker
 

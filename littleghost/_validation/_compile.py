@@ -10,8 +10,8 @@ import regex
 
 from .._backtracking import DEFAULT_REGEX_TIMEOUT, backtracking_keyword, compile_ecma
 from .._backtracking import KEYWORD as BACKTRACKING_KEYWORD
+from .._schema import Steps, map_subschemas
 from ._regex_syntax import pattern_problem
-from ._report import NAMING_KEYWORDS, SUBSCHEMA_KEYWORDS
 
 __all__ = [
     "PATTERN_PROPERTIES_STEPS",
@@ -134,6 +134,10 @@ def _ecma_schema(
     """
     if not isinstance(schema, dict):
         return schema
+
+    def rewrite(subschema: Any, steps: Steps) -> Any:
+        return _ecma_schema(subschema, patterns, backtracking, (*at, *steps))
+
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "pattern" and isinstance(value, str):
@@ -146,22 +150,9 @@ def _ecma_schema(
             for pattern in value:
                 _refuse_unfit(pattern, (*at, key))
             backtracking.extend(p for p in value if not _runs_in_linear_time(p))
-            value = {
-                _ecma_pattern(p, patterns): _ecma_schema(s, patterns, backtracking, (*at, key, p))
-                for p, s in value.items()
-            }
-        elif key in NAMING_KEYWORDS and isinstance(value, dict):
-            value = {
-                name: _ecma_schema(s, patterns, backtracking, (*at, key, name))
-                for name, s in value.items()
-            }
-        elif key in SUBSCHEMA_KEYWORDS and isinstance(value, list):
-            value = [
-                _ecma_schema(s, patterns, backtracking, (*at, key, str(index)))
-                for index, s in enumerate(value)
-            ]
-        elif key in SUBSCHEMA_KEYWORDS:
-            value = _ecma_schema(value, patterns, backtracking, (*at, key))
+            value = {_ecma_pattern(p, patterns): rewrite(s, (key, p)) for p, s in value.items()}
+        else:
+            value = map_subschemas(key, value, rewrite)
         out[key] = value
     return out
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import re
 
+from .._schema import LETTER_ESCAPES
+
 __all__ = ["MAX_PATTERN_REPETITIONS", "pattern_problem", "pattern_size"]
 
 MAX_PATTERN_REPETITIONS = 100_000
@@ -26,9 +28,6 @@ MAX_PATTERN_REPETITIONS = 100_000
 times more. Nesting multiplies: ``(a{1000}){100}`` counts 100 000 too.
 """
 
-# Escapes of an ASCII letter that ECMA-262 defines; any other (``\A``, ``\Z``, ``\z``,
-# ``\h``, ``\Q``) means something else to each engine, or nothing.
-_LETTER_ESCAPES = frozenset("bBdDwWsStnvfrcxukpP")
 # Group openings after ``(?``: non-capturing, lookaround, a named group, and
 # ECMA-262 2025's modifiers (``(?i:...)``, ``(?-s:...)``).
 _GROUP = re.compile(r"\?(?::|=|!|<=|<!|<(?:[^\W\d]|\$)[\w$]*>|[ims]*(?:-[ims]+)?:)")
@@ -151,7 +150,7 @@ class _Reader:
         pattern = self.pattern
         letter = pattern[self.pos + 1 : self.pos + 2]
         self.pos += 2
-        if letter.isascii() and letter.isalpha() and letter not in _LETTER_ESCAPES:
+        if letter.isascii() and letter.isalpha() and letter not in LETTER_ESCAPES:
             raise NotEcma(f"the escape '\\{letter}'")
         closing = {"p": "}", "P": "}", "u": "}", "k": ">"}.get(letter)
         if closing is not None and pattern.startswith("{<"[closing == ">"], self.pos):

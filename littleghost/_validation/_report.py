@@ -10,6 +10,7 @@ from typing import Any
 
 from .._backtracking import KEYWORD as BACKTRACKING_KEYWORD
 from .._backtracking import TIMED_OUT
+from .._schema import SUBSCHEMA_MAP_KEYWORDS
 
 __all__ = ["EXCERPT_CHARS", "FULL_REPORT_VALUES", "MAX_LISTED_VIOLATIONS", "Violation", "json_path"]
 
@@ -147,21 +148,6 @@ def _explain(keyword: str, details: Mapping[str, Any], error: Any) -> str:
     return f"fails {keyword!r}: {_excerpt(first_line(error))}"
 
 
-# Keywords whose value maps names (not keywords) to subschemas.
-NAMING_KEYWORDS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-)
-
-
-SUBSCHEMA_KEYWORDS = frozenset(
-    {
-        "items", "prefixItems", "additionalItems", "contains", "additionalProperties",
-        "unevaluatedProperties", "unevaluatedItems", "propertyNames", "not", "if", "then",
-        "else", "allOf", "anyOf", "oneOf",
-    }
-)  # fmt: skip
-
-
 def _keyword(schema_path: Sequence[str | int], default: str) -> str:
     """The last keyword of a schema path; a property named like a keyword is not one."""
     keyword, naming = default, False
@@ -169,7 +155,7 @@ def _keyword(schema_path: Sequence[str | int], default: str) -> str:
         if naming or not isinstance(part, str):
             naming = False
             continue
-        keyword, naming = part, part in NAMING_KEYWORDS
+        keyword, naming = part, part in SUBSCHEMA_MAP_KEYWORDS
     return keyword
 
 

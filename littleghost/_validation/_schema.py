@@ -12,7 +12,7 @@ import jsonschema.validators
 import jsonschema_rs
 
 from .._errors import ConfigurationError
-from .._schema_walk import nests_within
+from .._schema import declared_draft, nests_within
 from ._input import locate_problem
 from ._report import first_line
 
@@ -22,17 +22,6 @@ __all__ = ["MAX_SCHEMA_DEPTH", "schema_problem"]
 # Schemas are the application's (or an MCP server's): deeper than this is a
 # ConfigurationError, before the recursive metaschema check can overflow.
 MAX_SCHEMA_DEPTH = 128
-
-
-_KNOWN_DRAFT = "https://json-schema.org/draft/2020-12/schema"
-
-
-_KNOWN_METASCHEMAS = frozenset(
-    f"{scheme}://json-schema.org/{draft}/schema{suffix}"
-    for scheme in ("http", "https")
-    for draft in ("draft/2020-12", "draft/2019-09", "draft-07", "draft-06", "draft-04")
-    for suffix in ("", "#")
-)
 
 
 def check_schema(schema: Any) -> None:
@@ -45,7 +34,7 @@ def check_schema(schema: Any) -> None:
     """
     if not isinstance(schema, dict):
         raise ConfigurationError("Invalid input schema: the schema must be a JSON object")
-    if schema.get("$schema", _KNOWN_DRAFT) in _KNOWN_METASCHEMAS:
+    if declared_draft(schema) is not None:
         try:
             if jsonschema_rs.meta.is_valid(schema):
                 return
@@ -53,7 +42,9 @@ def check_schema(schema: Any) -> None:
             pass  # let the reference explain
     if type(schema) is not dict:
         schema = json.loads(json.dumps(schema))  # frozen: its messages quote plain values
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    # A ``$schema`` that is no string is no URI to look up: the metaschema says why.
+    declared = schema if isinstance(schema.get("$schema", ""), str) else {}
+    cls = jsonschema.validators.validator_for(declared, default=jsonschema.Draft202012Validator)
     error = jsonschema.exceptions.best_match(cls(cls.META_SCHEMA).iter_errors(schema))
     if error is not None:
         # best_match may descend into an anyOf branch: its ``path`` is then relative.

@@ -10,9 +10,9 @@ import jsonschema_rs
 
 from .._backtracking import DEFAULT_REGEX_TIMEOUT
 from .._errors import ConfigurationError
-from .._first_use import compiles_on_first_use
-from .._schema_walk import (
+from .._schema import (
     Regexes,
+    compiles_on_first_use,
     compiles_on_first_use_walked,
     freeze_within,
     regexes_to_check,
@@ -41,7 +41,7 @@ class SchemaValidator:
         self, schema: Mapping[str, Any], *, regex_timeout: float = DEFAULT_REGEX_TIMEOUT
     ) -> None:
         self.schema = schema
-        # A plain JSON tree is checked and frozen in one pass (see _schema_walk) ...
+        # A plain JSON tree is checked and frozen in one pass (see _schema) ...
         plain: Any = freeze_within(schema, MAX_SCHEMA_DEPTH)
         lazy = compiles_on_first_use_walked(plain)
         regexes = regexes_to_check(plain)
@@ -90,7 +90,7 @@ class SchemaValidator:
     if not TYPE_CHECKING:  # keep attribute typos visible to the type checker
 
         def __getattr__(self, name: str) -> Any:
-            """Compile on first use a schema that cannot fail to compile (see ``_first_use``)."""
+            """Compile on first use a schema that cannot fail to compile (see ``_schema``)."""
             if name not in ("_compiled", "_patterns"):
                 raise AttributeError(name)
             self._compiled = self._compile(self._pending, self._regex_timeout)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from littleghost._schema_walk import Measured, measure_within
+from littleghost._schema import Measured, measure_within
 from littleghost._validation import MAX_SCHEMA_DEPTH
 
 from ._exceptions import LimitExceeded, MalformedMessage, SchemaLimitExceeded

@@ -24,7 +24,7 @@ import littleghost as lg
 from littleghost import instrumentation
 from littleghost._context import Guard
 from littleghost._frozen import FrozenDict, freeze
-from littleghost._schema_walk import freeze_within
+from littleghost._schema import freeze_within
 from littleghost._tool import running_guard
 from littleghost._validation import MAX_SCHEMA_DEPTH, SchemaValidator
 

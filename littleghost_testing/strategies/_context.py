@@ -19,6 +19,7 @@ import referencing.exceptions
 import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
+from littleghost._schema import DATA_KEYWORDS
 from littleghost._validation import compile_instance_validator
 
 from ._errors import SchemaError
@@ -27,7 +28,6 @@ __all__ = ["Context", "RefStack", "TooDeep", "canonical", "thaw"]
 
 Schema = Any  # a JSON Schema: a dict or a bool
 _DEFAULT_BASE = "urn:littleghost:schema"
-_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
 # How often one $ref may be expanded on a path before recursion must stop, and
 # how far past that a schema with no finite instance is given up on.
 RECURSION_DEPTH = 2
@@ -158,7 +158,7 @@ class Context:
                     self.absolute(value, base)
                     if key in ("$ref", "$dynamicRef") and isinstance(value, str)
                     else value
-                    if key in _DATA_KEYWORDS
+                    if key in DATA_KEYWORDS
                     else self._absolute_refs(value, base)
                 )
                 for key, value in schema.items()
@@ -173,7 +173,7 @@ def _reject_nested_ids(schema: Schema, *, is_root: bool) -> None:
         if not is_root and isinstance(schema.get("$id"), str):
             raise SchemaError("$id inside a subschema (an embedded resource) is not supported")
         for key, value in schema.items():
-            if key not in _DATA_KEYWORDS:
+            if key not in DATA_KEYWORDS:
                 _reject_nested_ids(value, is_root=False)
     elif isinstance(schema, list):
         for item in schema:

@@ -2,8 +2,11 @@
 
 Hypothesis generates strings from Python patterns, but JSON Schema patterns are
 ECMA-262: ``\\d`` is ASCII, ``.`` stops at line terminators, ``$`` never matches
-before a trailing newline. Spelling every class out explicitly keeps the two in
-agreement; the validator's own regex engine still has the final word.
+before a trailing newline. Spelling every class out explicitly, from the tables
+the validator's backtracking engine spells them from (``littleghost._schema``),
+keeps the two in agreement; the validator's own regex engine still has the
+final word. Python's ``re`` has no ``\\p{...}`` and cannot generate lookaround,
+which is why this translation is not the validator's.
 
 Lookarounds are zero-width: most are dropped from the generator and enforced
 by that final match (with ASCII-biased wildcards, so a password-style
@@ -20,20 +23,23 @@ import sys
 from array import array
 from dataclasses import dataclass
 
+from littleghost._schema import (
+    CLASS_ESCAPES,
+    CONTROL_ESCAPES,
+    EMPTY_CLASS,
+    FULL_CLASS,
+    NOT_LINE_TERMINATOR,
+)
+
 from ._errors import SchemaError, Unsupported
 
 __all__ = ["MAX_GROUP_DEPTH", "Piece", "Translation", "translate"]
 
-# ECMA-262 WhiteSpace and LineTerminator code points (what \s matches).
-_SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
-_CLASS_ESCAPES = {"d": "0-9", "w": "A-Za-z0-9_", "s": _SPACE}
-_CONTROL_ESCAPES = {"t": "\\t", "n": "\\n", "v": "\\x0b", "f": "\\x0c", "r": "\\r"}
 _QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
 _MODIFIERS = re.compile(r"\?[ims]*(?:-[ims]+)?:")
 _LOOKAROUND = ("?=", "?!", "?<=", "?<!")
 # Printable ASCII offered next to a wide class when lookarounds filter the result.
 _ASCII_BIAS = "[\\x20-\\x7e]"
-_WILDCARD = "[^\\n\\r\\u2028\\u2029]"
 _MAX_CODE_POINT = 0x10FFFF
 # Groups nested deeper than this are not translated (the translator recurses per group).
 MAX_GROUP_DEPTH = 100
@@ -149,7 +155,7 @@ class _Translator:
         char = self.pattern[self.pos]
         self.pos += 1
         if char == ".":
-            return self.wide(_WILDCARD), True
+            return self.wide(NOT_LINE_TERMINATOR), True
         if char == "[":
             negated = self.pattern.startswith("^", self.pos)
             source = self.char_class()
@@ -245,7 +251,7 @@ class _Translator:
                 items.append(char)
         if not items:
             # ECMA: [] matches nothing, [^] matches any character.
-            return "[\\s\\S]" if negated else "(?!)"
+            return FULL_CLASS if negated else EMPTY_CLASS
         return ("[^" if negated else "[") + "".join(items) + "]"
 
     def escape(self, *, in_class: bool) -> tuple[str, bool]:
@@ -253,17 +259,17 @@ class _Translator:
             raise self.fail("a trailing backslash")
         char = self.pattern[self.pos]
         self.pos += 1
-        if char in _CLASS_ESCAPES:
-            body = _CLASS_ESCAPES[char]
+        if char in CLASS_ESCAPES:
+            body = CLASS_ESCAPES[char]
             return (body if in_class else f"[{body}]"), True
-        if char.lower() in _CLASS_ESCAPES:
+        if char.lower() in CLASS_ESCAPES:
             if in_class:
                 # Under re.ASCII, \D and \W equal ECMA's; \S is wider (it admits the
                 # non-ASCII spaces), and the validator's check drops those rare draws.
                 return "\\" + char, True
-            return f"[^{_CLASS_ESCAPES[char.lower()]}]", True
-        if char in _CONTROL_ESCAPES:
-            return _CONTROL_ESCAPES[char], True
+            return f"[^{CLASS_ESCAPES[char.lower()]}]", True
+        if char in CONTROL_ESCAPES:
+            return CONTROL_ESCAPES[char], True
         if char in "bB":
             if in_class:
                 return ("\\x08" if char == "b" else "B"), True

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from littleghost._schema import ANNOTATION_KEYWORDS, NEGATED_BOUNDS
+
 from ._context import Context, Schema
 from ._errors import SchemaError
 from ._merge import flatten, merge
@@ -43,8 +45,6 @@ _FAMILIES: dict[str, frozenset[str]] = {
     ),
 }  # fmt: skip
 _ANY_TYPE = frozenset({"enum", "const", "allOf"})
-# Keywords no value fails.
-_NOTES = frozenset({"$comment", "title", "description", "default", "examples", "deprecated"})
 # The one type each type-specific keyword constrains (integer and number share theirs).
 _KINDS_OF: dict[str, frozenset[str]] = {
     key: frozenset(kind for kind, family in _FAMILIES.items() if key in family)
@@ -55,12 +55,6 @@ _KINDS_OF: dict[str, frozenset[str]] = {
     "unevaluatedItems": frozenset({"array"}),
     "minContains": frozenset({"array"}),
     "maxContains": frozenset({"array"}),
-}
-_OPPOSITE = {
-    "minimum": "exclusiveMaximum",
-    "exclusiveMinimum": "maximum",
-    "maximum": "exclusiveMinimum",
-    "exclusiveMaximum": "minimum",
 }
 _COUNT_OPPOSITE = {
     "minLength": "maxLength",
@@ -135,7 +129,7 @@ def _keyword_silent_on(kind: str, key: str, value: Any) -> bool:
         return any(_silent_on(kind, branch) for branch in value)
     if key == "allOf":
         return all(_silent_on(kind, part) for part in value)
-    return key in _NOTES
+    return key in ANNOTATION_KEYWORDS
 
 
 def _accepts_all(keys: list[str], flat: Node) -> bool:
@@ -152,8 +146,8 @@ def _negation(keys: list[str], flat: Node) -> Node | None:
     """A node accepting exactly the values (of the type) that fail the one keyword."""
     key = keys[0]
     value = flat[key]
-    if key in _OPPOSITE:
-        return {_OPPOSITE[key]: value}
+    if key in NEGATED_BOUNDS:
+        return {NEGATED_BOUNDS[key]: value}
     if key in _COUNT_OPPOSITE:
         if key.startswith("min"):
             return {_COUNT_OPPOSITE[key]: value - 1}

@@ -17,6 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from littleghost._schema import NEGATED_BOUNDS
 from littleghost._validation import Violation
 
 from ._build import ANY_JSON, Builder
@@ -36,12 +37,6 @@ Node = dict[str, Any]
 Broken = tuple[Any, str | None, tuple[str | int, ...] | None]
 # How deep inside nested objects and arrays violations are placed.
 _MAX_DEPTH = 6
-_NEGATED_BOUNDS = {
-    "minimum": "exclusiveMaximum",
-    "exclusiveMinimum": "maximum",
-    "maximum": "exclusiveMinimum",
-    "exclusiveMaximum": "minimum",
-}
 _WRONG_TYPE: dict[str, st.SearchStrategy[Any]] = {
     "null": st.none(),
     "boolean": st.booleans(),
@@ -162,10 +157,10 @@ class Mutations:
         if "enum" in plain or "const" in plain:
             return found
         numeric = [kind for kind in kinds if kind in ("integer", "number")]
-        for keyword, negation in _NEGATED_BOUNDS.items():
+        for keyword, negation in NEGATED_BOUNDS.items():
             if keyword in plain and numeric:
                 # Past one bound is inside the opposite one: drop all four, add the negation.
-                rest = {key: value for key, value in plain.items() if key not in _NEGATED_BOUNDS}
+                rest = {key: value for key, value in plain.items() if key not in NEGATED_BOUNDS}
                 found += self._variant(
                     {**rest, "type": numeric, negation: plain[keyword]}, stack, keyword
                 )
@@ -357,7 +352,7 @@ class Mutations:
 
     def _fractions(self, node: Node) -> st.SearchStrategy[Any]:
         """Non-integral numbers inside the node's bounds: wrong for "integer", and only that."""
-        bounds = {key: node[key] for key in _NEGATED_BOUNDS if key in node}
+        bounds = {key: node[key] for key in NEGATED_BOUNDS if key in node}
         if "minimum" in node and node.get("maximum") == node["minimum"]:
             return st.nothing()  # the one number allowed is not a fraction
         try:

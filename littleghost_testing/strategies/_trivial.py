@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from littleghost._schema import ANNOTATION_KEYWORDS
+
 from ._context import Context, Schema
 from ._errors import SchemaError
 
@@ -22,15 +24,6 @@ WITNESSES: tuple[Any, ...] = (
     None, True, False, 0, 1, -1.5, "", "text", [], [1, "a"], {}, {"key": "value"},
 )  # fmt: skip
 _ALL_TYPES = frozenset({"null", "boolean", "number", "string", "array", "object"})
-# Keywords no value fails, whatever their value (annotations and vocabulary).
-_ANNOTATIONS = frozenset(
-    {
-        "$schema", "$id", "$anchor", "$dynamicAnchor", "$comment", "$defs", "definitions",
-        "$vocabulary", "title", "description", "default", "examples", "deprecated", "readOnly",
-        "writeOnly", "format", "contentEncoding", "contentMediaType", "contentSchema",
-        "minContains", "maxContains",
-    }
-)  # fmt: skip
 # Counts that no value fails at zero, flags no value fails when false.
 _ZERO = frozenset({"minLength", "minItems", "minProperties"})
 # Keywords whose value is one subschema, or a map or list of them, all of which must hold.
@@ -55,7 +48,7 @@ def _trivial(schema: Schema, ctx: Context, seen: tuple[str, ...]) -> bool:
 
 
 def _keyword_trivial(key: str, value: Any, ctx: Context, seen: tuple[str, ...]) -> bool:
-    if key in _ANNOTATIONS:
+    if key in ANNOTATION_KEYWORDS:
         return True
     if key in _ZERO:
         return value == 0

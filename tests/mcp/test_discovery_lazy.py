@@ -21,8 +21,8 @@ import pytest
 from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
 
 import littleghost as lg
-from littleghost._first_use import compiles_on_first_use
-from littleghost._schema_walk import (
+from littleghost._schema import (
+    compiles_on_first_use,
     compiles_on_first_use_walked,
     freeze_metered,
     freeze_within,

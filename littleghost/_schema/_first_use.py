@@ -8,47 +8,30 @@ expression (``pattern``, ``patternProperties``) the engines refuse, or a
 reference (``$ref`` and its kin, a base URI, a ``$schema`` to resolve) that
 does not resolve. A schema with neither compiles on first use; any other
 compiles at once, so every invalid schema still fails when it is declared
-(discovery, for MCP tools). The one-pass walk of ``_schema_walk`` also lets
+(discovery, for MCP tools). The one-pass walk of ``_fast_walk`` also lets
 local references ("#/$defs/name") wait, once it has resolved each of them,
 and regexes, once each compiles alone (``_validation.regexes_compile``).
 """
 
 from __future__ import annotations
 
+from ._drafts import declared_draft
+from ._keywords import IDENTIFYING_KEYWORDS, REFERENCE_KEYWORDS, REGEX_KEYWORDS
+
 __all__ = ["FALLIBLE_KEYS", "compiles_on_first_use", "declares_known_draft"]
 
-# Keys that make compiling fallible; ``$schema`` is fine once, at the root, naming a
-# draft below.
-FALLIBLE_KEYS = frozenset(
-    {
-        "pattern",
-        "patternProperties",
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-        "$id",
-        "$anchor",
-        "$dynamicAnchor",
-        "$recursiveAnchor",
-        "$schema",
-    }
-)
+FALLIBLE_KEYS = REGEX_KEYWORDS | REFERENCE_KEYWORDS | IDENTIFYING_KEYWORDS
+"""Keys that make compiling fallible; ``$schema`` is fine once, at the root, naming a draft
+whose base URIs are ``$id`` (draft-04 spells it ``id``, a common property name)."""
 # The same keys as they appear in ``json.dumps`` output. A property or a value
 # spelled the same way only makes the check conservative.
 _QUOTED = tuple(f'"{key}"' for key in sorted(FALLIBLE_KEYS - {"$schema"}))
-# ``$schema`` values whose drafts name base URIs ``$id``, as the keys above expect
-# (draft-04 spells it ``id``, a common property name).
-_DRAFTS = frozenset(
-    f"{scheme}://json-schema.org/{draft}/schema{suffix}"
-    for scheme in ("http", "https")
-    for draft in ("draft/2020-12", "draft/2019-09", "draft-07", "draft-06")
-    for suffix in ("", "#")
-)
 
 
 def declares_known_draft(schema: dict[str, object]) -> bool:
-    """Whether the root ``$schema`` is absent or names one of the drafts above."""
-    return "$schema" not in schema or schema["$schema"] in _DRAFTS
+    """Whether the root ``$schema`` is absent or names a draft whose base URIs are ``$id``."""
+    draft = declared_draft(schema)
+    return draft is not None and draft.id_keyword == "$id"
 
 
 def compiles_on_first_use(schema: dict[str, object], text: str) -> bool:

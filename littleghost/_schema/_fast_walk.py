@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .._frozen import FrozenDict, FrozenList, frozen_dict, frozen_list
 from ._first_use import FALLIBLE_KEYS, declares_known_draft
-from ._frozen import FrozenDict, FrozenList, frozen_dict, frozen_list
+from ._keywords import REGEX_KEYWORDS
 
 __all__ = [
     "Measured",
@@ -36,7 +37,6 @@ _CONTAINERS = _OBJECTS | _ARRAYS
 _INFINITIES = (float("inf"), float("-inf"))
 _FALLIBLE_BELOW_ROOT = FALLIBLE_KEYS
 _FALLIBLE_AT_ROOT = FALLIBLE_KEYS - {"$schema"}
-_REGEX_KEYS = frozenset({"pattern", "patternProperties"})
 _STR = frozenset({str})
 _set_item = dict.__setitem__  # a FrozenDict's own refuses: it is filled before anyone sees it
 
@@ -235,7 +235,7 @@ class _Walk:
         metaschema check refuses it where it is a keyword, and compiling
         ignores it anywhere else.
         """
-        found = keys.intersection(frozen) - _REGEX_KEYS
+        found = keys.intersection(frozen) - REGEX_KEYWORDS
         pattern = frozen.get("pattern")
         if type(pattern) is str:
             self.regexes.append(pattern)
