@@ -25,6 +25,7 @@ class Draft:
     ref_hides_siblings: bool  # before 2019-09, ``$ref`` replaces the schema it sits in
     tuple_items: bool  # ``items: [...]`` with ``additionalItems``, before 2020-12
     unknown_keywords: frozenset[str]  # later keywords, which its validator ignores
+    regex_format_asserted: bool  # its metaschema checks ``pattern`` as ``format: regex``
 
     @property
     def uris(self) -> tuple[str, ...]:
@@ -44,15 +45,15 @@ _LATER_THAN_07 = _LATER_THAN_2019 | {
 _LATER_THAN_06 = _LATER_THAN_07 | {"if", "then", "else"}
 _LATER_THAN_04 = _LATER_THAN_06 | {"const", "contains", "propertyNames"}
 
-LATEST = Draft("2020-12", "draft/2020-12", "$id", False, False, frozenset())
+LATEST = Draft("2020-12", "draft/2020-12", "$id", False, False, frozenset(), False)
 """Draft 2020-12: the draft of a schema without ``$schema``, and the builders' only dialect."""
 
 DRAFTS = (
     LATEST,
-    Draft("2019-09", "draft/2019-09", "$id", False, True, _LATER_THAN_2019),
-    Draft("draft-07", "draft-07", "$id", True, True, _LATER_THAN_07),
-    Draft("draft-06", "draft-06", "$id", True, True, _LATER_THAN_06),
-    Draft("draft-04", "draft-04", "id", True, True, _LATER_THAN_04),
+    Draft("2019-09", "draft/2019-09", "$id", False, True, _LATER_THAN_2019, False),
+    Draft("draft-07", "draft-07", "$id", True, True, _LATER_THAN_07, True),
+    Draft("draft-06", "draft-06", "$id", True, True, _LATER_THAN_06, True),
+    Draft("draft-04", "draft-04", "id", True, True, _LATER_THAN_04, True),
 )
 """Every draft a schema may declare, newest first."""
 

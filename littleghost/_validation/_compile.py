@@ -10,7 +10,7 @@ import regex
 
 from .._backtracking import DEFAULT_REGEX_TIMEOUT, backtracking_keyword, compile_ecma
 from .._backtracking import KEYWORD as BACKTRACKING_KEYWORD
-from .._schema import Steps, map_subschemas
+from .._schema import Steps, declared_draft, map_subschemas
 from ._regex_syntax import pattern_problem
 
 __all__ = [
@@ -44,7 +44,9 @@ def compile_instance_validator(
     """
     options: dict[str, Any] = {} if registry is None else {"registry": registry}
     backtracking: list[str] = []
-    rewritten = _ecma_schema(schema, {} if patterns is None else patterns, backtracking)
+    draft = declared_draft(schema) if isinstance(schema, dict) else None
+    boundaries = _LOOKAROUND if draft is not None and draft.regex_format_asserted else _FLAGGED
+    rewritten = _ecma_schema(schema, {} if patterns is None else patterns, backtracking, boundaries)
     engine: Any = jsonschema_rs.RegexOptions()
     if backtracking:
         # patternProperties cannot be a custom keyword (additionalProperties depends
@@ -119,14 +121,36 @@ def _runs_backtracking(pattern: str) -> bool:
     return True
 
 
+_FLAGGED = {"\\b": "(?-u:\\b)", "\\B": "(?-u:\\B)"}
+"""ECMA-262's ASCII word boundaries as the regex crate spells them."""
+
+_WORD = "[A-Za-z0-9_]"
+_LOOKAROUND = {
+    "\\b": f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))",
+    "\\B": f"(?:(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD}))",
+}
+"""The same boundaries in ECMA-262 itself, for drafts whose metaschema checks patterns.
+
+Draft-04 to draft-07 metaschemas say ``format: regex``, and jsonschema-rs asserts
+it when it checks the schema: ``(?-u:\\b)`` is not ECMA-262, so a rewritten
+pattern would fail that check and the tool refuse every input. Lookaround is
+ECMA-262, and needs the backtracking engine.
+"""
+
+
 def _ecma_schema(
-    schema: Any, patterns: dict[str, str], backtracking: list[str], at: tuple[str, ...] = ()
+    schema: Any,
+    patterns: dict[str, str],
+    backtracking: list[str],
+    boundaries: dict[str, str],
+    at: tuple[str, ...] = (),
 ) -> Any:
     """``schema`` with its patterns' word boundaries made ASCII, as ECMA-262 defines them.
 
     jsonschema-rs gives ``\\d``, ``\\w`` and ``\\s`` their ECMA-262 meaning but leaves
-    ``\\b``/``\\B`` Unicode-aware (``é`` counts as a word character); the regex crate
-    spells the ASCII boundary ``(?-u:\\b)``. ``patterns`` records each rewrite.
+    ``\\b``/``\\B`` Unicode-aware (``é`` counts as a word character); ``boundaries``
+    spells the ASCII ones (``_FLAGGED``, or ``_LOOKAROUND`` for drafts whose
+    metaschema checks patterns). ``patterns`` records each rewrite.
     A ``pattern`` the linear engine cannot run becomes the backtracking keyword;
     ``backtracking`` receives each such ``patternProperties`` pattern. A pattern
     that is not ECMA-262, or too large to compile, is refused first (``at`` is
@@ -136,21 +160,23 @@ def _ecma_schema(
         return schema
 
     def rewrite(subschema: Any, steps: Steps) -> Any:
-        return _ecma_schema(subschema, patterns, backtracking, (*at, *steps))
+        return _ecma_schema(subschema, patterns, backtracking, boundaries, (*at, *steps))
 
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "pattern" and isinstance(value, str):
             _refuse_unfit(value, (*at, key))
-            if not _runs_in_linear_time(value) and _runs_backtracking(value):
+            ascii_value = _ecma_pattern(value, patterns, boundaries)
+            if not _runs_in_linear_time(ascii_value) and _runs_backtracking(value):
                 out[BACKTRACKING_KEYWORD] = value
                 continue
-            value = _ecma_pattern(value, patterns)
+            value = ascii_value
         elif key == "patternProperties" and isinstance(value, dict):
             for pattern in value:
                 _refuse_unfit(pattern, (*at, key))
-            backtracking.extend(p for p in value if not _runs_in_linear_time(p))
-            value = {_ecma_pattern(p, patterns): rewrite(s, (key, p)) for p, s in value.items()}
+            rewritten = {p: _ecma_pattern(p, patterns, boundaries) for p in value}
+            backtracking.extend(p for p in rewritten.values() if not _runs_in_linear_time(p))
+            value = {rewritten[p]: rewrite(s, (key, p)) for p, s in value.items()}
         else:
             value = map_subschemas(key, value, rewrite)
         out[key] = value
@@ -164,7 +190,7 @@ def _refuse_unfit(pattern: str, at: tuple[str, ...]) -> None:
         raise PatternRefused(f"keyword {at[-1]!r} at {'.'.join(at)}: {problem}")
 
 
-def _ecma_pattern(pattern: str, patterns: dict[str, str]) -> str:
+def _ecma_pattern(pattern: str, patterns: dict[str, str], boundaries: dict[str, str]) -> str:
     if "\\b" not in pattern and "\\B" not in pattern:
         return pattern
     out: list[str] = []
@@ -174,7 +200,7 @@ def _ecma_pattern(pattern: str, patterns: dict[str, str]) -> str:
         if char == "\\" and i + 1 < len(pattern):
             escape = pattern[i : i + 2]
             boundary = escape in ("\\b", "\\B") and not in_class
-            out.append(f"(?-u:{escape})" if boundary else escape)
+            out.append(boundaries[escape] if boundary else escape)
             i += 2
             continue
         if char == "[":

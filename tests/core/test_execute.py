@@ -331,6 +331,28 @@ async def test_patterns_follow_ecma_262(pattern: str, value: str, valid: bool) -
         assert recorder.calls == []
 
 
+@pytest.mark.parametrize("draft", ["draft-04", "draft-06", "draft-07", "draft/2020-12"])
+@pytest.mark.parametrize(
+    ("pattern", "value", "valid"),
+    [("^a\\b", "a b", True), ("^a\\b", "ab", False), ("\\bfoo", "éfoo", True)],
+)
+async def test_word_boundaries_follow_ecma_262_in_every_draft(
+    draft: str, pattern: str, value: str, valid: bool
+) -> None:
+    # Draft-04 to 07 metaschemas check patterns as ECMA-262 regexes: the ASCII
+    # boundary must be spelled so that check passes, or every input is refused.
+    recorder = Recorder()
+    schema = {
+        "$schema": f"http://json-schema.org/{draft}/schema#",
+        "type": "object",
+        "properties": {"v": {"type": "string", "pattern": pattern}},
+        "patternProperties": {"^x\\B": {"type": "integer"}},
+    }
+    assert (await recorder.tool(schema).execute({"v": value})).is_success is valid
+    assert (await recorder.tool(schema).execute({"xy": "text"})).is_success is False
+    assert (await recorder.tool(schema).execute({"x y": "text"})).is_success is True
+
+
 async def test_pattern_properties_follow_ecma_262() -> None:
     schema = {
         "type": "object",
