@@ -72,6 +72,7 @@ PUBLIC = {
         "InvalidSchema",
         "SchemaLimitExceeded",
         "UnusableTool",
+        "InputRefused",
     },
     "littleghost.models": {
         "ModelRequestsBlockedError",
