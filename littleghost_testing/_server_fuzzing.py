@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import anyio
 import mcp
+import mcp_types as types
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import settings
@@ -55,6 +56,7 @@ from ._threads import in_fresh_thread
 from .cli import _details as details
 from .cli import _plural as plural
 from .cli import _reproduce as reproduce
+from .cli._session import DECLINE
 from .fake_server import FakeMCPServer
 
 __all__ = ["FuzzCase", "FuzzWarning", "FuzzedServer", "ReadCase", "close_all", "from_target"]
@@ -413,6 +415,11 @@ def _toolset(connector: _Connector, faults: TransportFaults) -> type[Toolset]:
 
         def client(self, binding: lg.Binding) -> mcp.Client:
             return faults.attach(client())
+
+        async def elicit(
+            self, binding: lg.Binding, params: types.ElicitRequestParams
+        ) -> types.ElicitResult:
+            return DECLINE  # as littleghost check answers: never consent
 
     return FuzzedTools
 

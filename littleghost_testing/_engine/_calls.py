@@ -19,6 +19,7 @@ import anyio
 import littleghost as lg
 from littleghost.mcp import (
     ConnectionClosed,
+    InputRefused,
     JSONRPCError,
     MalformedMessage,
     OutputSchemaError,
@@ -189,6 +190,12 @@ class _Judge:
         )
 
     def failure(self, error: Exception) -> Outcome:
+        if isinstance(error, InputRefused):
+            # The kit refused the input the tool asked for (sampling, roots): the
+            # server did nothing wrong, and gave no answer to judge.
+            outcome = self.outcome("none")
+            outcome.said = str(error)[:MAX_SHOWN_CHARS]
+            return outcome
         if isinstance(error, lg.ToolError):
             if not isinstance(error, JSONRPCError):
                 text = str(error)

@@ -11,6 +11,7 @@ from typing import TextIO
 
 import anyio
 import mcp
+import mcp_types as types
 from anyio.from_thread import BlockingPortal
 
 import littleghost as lg
@@ -19,7 +20,14 @@ from littleghost.mcp import Toolset, UnusableTool
 from .._engine import TransportFaults
 from .._targets import Target
 
-__all__ = ["DiscoveryTimeout", "Session"]
+__all__ = ["DECLINE", "DiscoveryTimeout", "Session"]
+
+DECLINE = types.ElicitResult(action="decline")
+"""The kit's answer to every elicitation: it advertises elicitation only to decline it.
+
+Sampling and roots are not offered: a tool that asks for them on 2025-11-25
+gets the SDK's refusal, and on 2026-07-28 its call ends in ``InputRefused``.
+"""
 
 
 class DiscoveryTimeout(TimeoutError):
@@ -50,6 +58,11 @@ class Session:
 
             def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
                 skipped.append(error)
+
+            async def elicit(
+                self, binding: lg.Binding, params: types.ElicitRequestParams
+            ) -> types.ElicitResult:
+                return DECLINE  # the kit never consents: a tool that asks is told no
 
         self._toolset = CheckedServer
 

@@ -115,3 +115,10 @@ async def heavy(ctx: Context, size: int) -> str | types.InputRequiredResult:
 @server.tool(description="A tool that asks nothing.")
 async def plain() -> str:
     return "plain"
+
+
+@server.tool(description="Say which of elicitation and sampling the client offers.")
+async def offered(ctx: Context) -> str:
+    capabilities = ctx.client_capabilities or types.ClientCapabilities()
+    kinds = {"elicitation": capabilities.elicitation, "sampling": capabilities.sampling}
+    return " ".join(name for name, capability in kinds.items() if capability is not None)
