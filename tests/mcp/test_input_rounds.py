@@ -177,9 +177,11 @@ async def test_past_max_input_rounds_the_call_is_a_limit_exceeded(lg_leaks: Any)
         result = await call(Bounded, "endless")
     await baseline.assert_released()
     error = result.error
-    assert isinstance(error, LimitExceeded) and (error.limit, error.value) == ("max_input_rounds", 3)
+    assert isinstance(error, LimitExceeded)
+    assert (error.limit, error.value) == ("max_input_rounds", 3)
     assert str(error) == (
-        "MCP server exceeded max_input_rounds (3): tool endless still asked for input after 3 rounds"
+        "MCP server exceeded max_input_rounds (3): "
+        "tool endless still asked for input after 3 rounds"
     )
     assert len(calls_of("endless")) == 4  # the call and three rounds
 
@@ -189,10 +191,12 @@ async def test_too_many_inputs_in_one_round_is_a_limit_exceeded() -> None:
         max_input_requests = 2
 
     with anyio.fail_after(10):
-        async with lg.Run() as run:
-            async with lg.ToolRegistry([Bounded], binding=lg.Binding(run=run)) as tools:
-                within = await tools.call("survey", {"questions": 2})
-                past = await tools.call("survey", {"questions": 3})
+        async with (
+            lg.Run() as run,
+            lg.ToolRegistry([Bounded], binding=lg.Binding(run=run)) as tools,
+        ):
+            within = await tools.call("survey", {"questions": 2})
+            past = await tools.call("survey", {"questions": 3})
     assert within.value == {"result": "2 answers"}
     assert isinstance(past.error, LimitExceeded) and past.error.limit == "max_input_requests"
     assert str(past.error) == (
@@ -205,10 +209,12 @@ async def test_a_request_state_past_max_request_state_bytes_is_a_limit_exceeded(
         max_request_state_bytes = 2000
 
     with anyio.fail_after(10):
-        async with lg.Run() as run:
-            async with lg.ToolRegistry([Bounded], binding=lg.Binding(run=run)) as tools:
-                within = await tools.call("heavy", {"size": 10})
-                past = await tools.call("heavy", {"size": 5000})
+        async with (
+            lg.Run() as run,
+            lg.ToolRegistry([Bounded], binding=lg.Binding(run=run)) as tools,
+        ):
+            within = await tools.call("heavy", {"size": 10})
+            past = await tools.call("heavy", {"size": 5000})
     assert within.value == {"result": "state of 10"}
     assert isinstance(past.error, LimitExceeded) and past.error.limit == "max_request_state_bytes"
     assert str(past.error).startswith(
