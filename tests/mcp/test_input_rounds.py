@@ -26,6 +26,13 @@ pytestmark = pytest.mark.anyio
 
 Transport = Literal["memory", "stdio"]
 
+INITIALIZED = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {"tools": {}},
+    "serverInfo": {"name": "old", "version": "1"},
+}
+"""The ``initialize`` answer of a scripted 2025-11-25 server."""
+
 
 class RoundsTools(Toolset):
     """The rounds server's tools on 2026-07-28; it answers none of what they ask."""
@@ -277,11 +284,7 @@ async def test_a_call_cancelled_while_its_input_is_answered_ends_at_once(
 async def test_input_required_on_a_protocol_that_does_not_define_it_is_malformed() -> None:
     async def handler(method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "initialize":
-            return {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "old", "version": "1"},
-            }
+            return INITIALIZED
         if method == "tools/list":
             return page([tool("ask")])
         return {"resultType": "input_required", "requestState": "s"}
@@ -293,6 +296,26 @@ async def test_input_required_on_a_protocol_that_does_not_define_it_is_malformed
     with anyio.fail_after(10):
         result = await call(Old, "ask")
     assert isinstance(result.error, MalformedMessage)
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_result_without_result_type_is_complete(mode: str) -> None:
+    """SEP-2322: clients MUST take a missing resultType as "complete" (the SDK's models don't)."""
+
+    async def handler(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "initialize":
+            return INITIALIZED
+        if method == "tools/list":
+            return page([tool("plain")])
+        return {"content": [{"type": "text", "text": "done"}]}
+
+    class Unmarked(Toolset):
+        def client(self, binding: lg.Binding) -> mcp.Client:
+            return mcp.Client(ScriptedTransport(handler), mode=mode)
+
+    with anyio.fail_after(10):
+        result = await call(Unmarked, "plain")
+    assert result.value == "done"
 
 
 @pytest.mark.parametrize(
