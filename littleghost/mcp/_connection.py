@@ -94,9 +94,9 @@ class Connection:
         stop: Callable[[], object],
         progress: ProgressFnT | None = None,
     ) -> types.CallToolResult:
-        """Send one ``tools/call``, answering its input rounds; past ``call_timeout`` ``stop()``.
+        """Send one ``tools/call`` and answer its input rounds (see ``_input_rounds.py``).
 
-        The watchdog's ``call_timeout`` covers every round (see ``_input_rounds.py``).
+        Past ``call_timeout``, counted over every round, the watchdog calls ``stop()``.
         With ``progress``, each request asks for progress and each notification reaches it.
 
         Not ``Client.call_tool``: it validates structuredContent with Python's
