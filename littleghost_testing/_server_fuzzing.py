@@ -40,6 +40,7 @@ from littleghost.mcp import Toolset
 
 from ._compat import global_seed
 from ._engine import (
+    DECLINE,
     DEFAULT_TIMEOUT,
     FuzzOptions,
     PlannedTool,
@@ -56,7 +57,6 @@ from ._threads import in_fresh_thread
 from .cli import _details as details
 from .cli import _plural as plural
 from .cli import _reproduce as reproduce
-from .cli._session import DECLINE
 from .fake_server import FakeMCPServer
 
 __all__ = ["FuzzCase", "FuzzWarning", "FuzzedServer", "ReadCase", "close_all", "from_target"]

@@ -17,17 +17,10 @@ from anyio.from_thread import BlockingPortal
 import littleghost as lg
 from littleghost.mcp import Toolset, UnusableTool
 
-from .._engine import TransportFaults
+from .._engine import DECLINE, TransportFaults
 from .._targets import Target
 
-__all__ = ["DECLINE", "DiscoveryTimeout", "Session"]
-
-DECLINE = types.ElicitResult(action="decline")
-"""The kit's answer to every elicitation: it advertises elicitation only to decline it.
-
-Sampling and roots are not offered: a tool that asks for them on 2025-11-25
-gets the SDK's refusal, and on 2026-07-28 its call ends in ``InputRefused``.
-"""
+__all__ = ["DiscoveryTimeout", "Session"]
 
 
 class DiscoveryTimeout(TimeoutError):
