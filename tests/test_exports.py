@@ -121,6 +121,7 @@ PUBLIC = {
     },
     "littleghost_testing._engine": {
         "Answers",
+        "DECLINE",
         "DEFAULT_SHRINK_BUDGET",
         "DEFAULT_TIMEOUT",
         "Finding",
