@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import anyio
 import mcp
+import mcp_types as types
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import settings
@@ -39,6 +40,7 @@ from littleghost.mcp import Toolset
 
 from ._compat import global_seed
 from ._engine import (
+    DECLINE,
     DEFAULT_TIMEOUT,
     FuzzOptions,
     PlannedTool,
@@ -448,6 +450,11 @@ def _toolset(connector: _Connector, connection: _Connection) -> type[Toolset]:
         def client(self, binding: lg.Binding) -> mcp.Client:
             connection.client = faults.attach(client())
             return connection.client
+
+        async def elicit(
+            self, binding: lg.Binding, params: types.ElicitRequestParams
+        ) -> types.ElicitResult:
+            return DECLINE  # as littleghost check answers: never consent
 
     return FuzzedTools
 

@@ -72,6 +72,7 @@ PUBLIC = {
         "InvalidSchema",
         "SchemaLimitExceeded",
         "UnusableTool",
+        "InputRefused",
     },
     "littleghost.models": {
         "ModelRequestsBlockedError",
@@ -120,6 +121,7 @@ PUBLIC = {
     },
     "littleghost_testing._engine": {
         "Answers",
+        "DECLINE",
         "DEFAULT_SHRINK_BUDGET",
         "DEFAULT_TIMEOUT",
         "Finding",

@@ -3,6 +3,7 @@
 from ._client import client
 from ._exceptions import (
     ConnectionClosed,
+    InputRefused,
     InvalidSchema,
     JSONRPCError,
     LimitExceeded,
@@ -22,6 +23,7 @@ __all__ = [
     "CatalogLock",
     "Change",
     "ConnectionClosed",
+    "InputRefused",
     "InvalidSchema",
     "JSONRPCError",
     "LimitExceeded",
@@ -48,6 +50,7 @@ for _public in (
     CatalogLock,
     Change,
     ConnectionClosed,
+    InputRefused,
     InvalidSchema,
     JSONRPCError,
     LimitExceeded,

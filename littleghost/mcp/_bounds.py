@@ -47,6 +47,9 @@ class Bounds:
     max_content_blocks: int
     max_error_bytes: int
     max_event_text_bytes: int
+    max_input_rounds: int
+    max_input_requests: int
+    max_request_state_bytes: int
 
     @classmethod
     def of(cls, owner: object) -> Bounds:

@@ -22,12 +22,14 @@ import mcp
 import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
+from pydantic import TypeAdapter
 
 import littleghost as lg
 
 from ._bounds import Bounds
 from ._exceptions import ConnectionClosed
 from ._failures import translate, translate_connect_failure
+from ._input_rounds import InputRounds
 from ._watchdog import Watchdog
 from ._wire import install
 
@@ -38,6 +40,11 @@ T = TypeVar("T")
 GRACEFUL_CLOSE_SECONDS = 5.0
 """How long a close lets the SDK shut the transport down politely before cancelling it."""
 
+_CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
+    types.CallToolResult | types.InputRequiredResult
+)
+"""A ``tools/call`` answer: the result, or the input the tool needs first (SEP-2322)."""
+
 _FAILURE_SETTLE_SECONDS = 0.5
 """How long a closed-connection error waits for the host to learn why the transport died."""
 
@@ -47,6 +54,7 @@ class Connection:
 
     def __init__(self, client: mcp.Client, bounds: Bounds, call_timeout: float) -> None:
         self.client = client
+        self.bounds = bounds
         self.wire = install(client, bounds)
         self.watchdog = Watchdog(call_timeout)
         self._ready = anyio.Event()
@@ -86,9 +94,10 @@ class Connection:
         stop: Callable[[], object],
         progress: ProgressFnT | None = None,
     ) -> types.CallToolResult:
-        """Send one ``tools/call``; past ``call_timeout`` the watchdog calls ``stop()``.
+        """Send one ``tools/call`` and answer its input rounds (see ``_input_rounds.py``).
 
-        With ``progress``, the request asks for progress and each notification reaches it.
+        Past ``call_timeout``, counted over every round, the watchdog calls ``stop()``.
+        With ``progress``, each request asks for progress and each notification reaches it.
 
         Not ``Client.call_tool``: it validates structuredContent with Python's
         backtracking ``re``, which a hostile outputSchema can stall; the caller
@@ -99,13 +108,24 @@ class Connection:
         self._check_open()
         key = self.watchdog.watch(stop)
         try:
+            result = await self._send_call(request, progress)
+            rounds = InputRounds(self.client, self.bounds, request)
+            while isinstance(result, types.InputRequiredResult):
+                result = await self._send_call(await rounds.retry(result), progress)
+            return result
+        finally:
+            self.watchdog.forget(key)
+
+    async def _send_call(
+        self, request: types.CallToolRequest, progress: ProgressFnT | None
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        self._check_open()
+        try:
             return await self.client.session.send_request(
-                request, types.CallToolResult, progress_callback=progress
+                request, _CALL_RESULT, progress_callback=progress
             )
         except Exception as error:
             raise await self._translated(error, tool_call=True)  # noqa: B904 (the cause is set)
-        finally:
-            self.watchdog.forget(key)
 
     def _check_open(self) -> None:
         if self._close_requested.is_set():

@@ -17,8 +17,9 @@ attributes, never on the message: messages are for people and may change.
         ├── OutputSchemaError  structuredContent breaks the tool's outputSchema
         └── UnusableTool       one listed tool cannot be used, the rest can (``tool``, ``field``)
     lg.ToolError
-    └── JSONRPCError           a JSON-RPC error (``code``, ``server_message``, ``data``)
-        └── ServerError        ... for an exception the server did not handle
+    ├── JSONRPCError           a JSON-RPC error (``code``, ``server_message``, ``data``)
+    │   └── ServerError        ... for an exception the server did not handle
+    └── InputRefused           the tool asked for input the client does not give (``method``)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import littleghost as lg
 
 __all__ = [
     "ConnectionClosed",
+    "InputRefused",
     "InvalidSchema",
     "JSONRPCError",
     "LimitExceeded",
@@ -154,3 +156,17 @@ class ServerError(JSONRPCError):
     @staticmethod
     def _text(code: int, server_message: str) -> str:
         return f"MCP tool failed (JSON-RPC error {code})"
+
+
+class InputRefused(lg.ToolError):
+    """A tool asked for input (an ``input_required`` result) that the client refused to give.
+
+    ``method`` is what it asked for (``sampling/createMessage``, ``elicitation/create``,
+    ``roots/list``); ``code`` is the client's own JSON-RPC error code for the refusal.
+    The protocol has no way to send a refusal back, so the call ends here.
+    """
+
+    def __init__(self, message: str, *, method: str = "", code: int = 0) -> None:
+        super().__init__(message)
+        self.method = method
+        self.code = code

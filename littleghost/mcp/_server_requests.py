@@ -3,9 +3,12 @@
 A server may send requests of its own (elicitation, sampling, roots) and
 notifications (log messages, progress, a changed tool list). The SDK's
 ``mcp.Client`` takes a callback for each; a toolset fills in those the
-application's client left ``None``: requests go to the toolset's overridable
-``elicit`` and ``sample``, notifications become instrumentation events. The
-application's own callbacks always win.
+application's client left ``None``: requests go to the toolset's ``elicit``
+and ``sample`` when a subclass overrides them (else the SDK's defaults refuse
+them, and the capability is not advertised), notifications become
+instrumentation events. The application's own callbacks always win. On
+2026-07-28 the same callbacks answer the requests of an ``input_required``
+result (``_input_rounds.py``).
 
 The toolset's answers are bounded like everything else: each takes at most
 ``call_timeout``, a failing one is logged and answered with a JSON-RPC error
@@ -63,11 +66,17 @@ class ServerRequests:
         self._answer_timeout = answer_timeout
         self._text_limit = text_limit
 
-    def install(self, client: mcp.Client) -> None:
-        """Fill in the callbacks ``client`` left ``None``; the application's own stay."""
-        if client.elicitation_callback is None:
+    def install(self, client: mcp.Client, *, elicit: bool, sample: bool) -> None:
+        """Fill in the callbacks ``client`` left ``None``; the application's own stay.
+
+        ``elicit`` and ``sample`` say whether the toolset answers those requests
+        (it overrides the method): the SDK advertises a capability exactly when
+        its callback is set, and a client that would refuse every request
+        should not offer to answer them.
+        """
+        if client.elicitation_callback is None and elicit:
             client.elicitation_callback = self._elicitation
-        if client.sampling_callback is None:
+        if client.sampling_callback is None and sample:
             client.sampling_callback = self._sampling
         if client.logging_callback is None:
             client.logging_callback = self._log_message

@@ -65,6 +65,9 @@ class Toolset:
     max_content_blocks: ClassVar[int] = 1000
     max_error_bytes: ClassVar[int] = 64 * 1024
     max_event_text_bytes: ClassVar[int] = 4 * 1024
+    max_input_rounds: ClassVar[int] = 10
+    max_input_requests: ClassVar[int] = 16
+    max_request_state_bytes: ClassVar[int] = 1024 * 1024
 
     discovery_timeout: ClassVar[float] = 60.0
     call_timeout: ClassVar[float] = 600.0
@@ -103,13 +106,21 @@ class Toolset:
     async def elicit(
         self, binding: lg.Binding, params: types.ElicitRequestParams
     ) -> types.ElicitResult:
-        """Answer the server's request for user input; by default it is declined."""
+        """Answer the server's request for user input (override it to answer).
+
+        Only a toolset that overrides it advertises elicitation; this default
+        declines, for an override that calls ``super()`` on what it will not ask.
+        """
         return types.ElicitResult(action="decline")
 
     async def sample(
         self, binding: lg.Binding, params: types.CreateMessageRequestParams
     ) -> types.CreateMessageResult | types.ErrorData:
-        """Answer the server's request for a model completion; by default an error declines it."""
+        """Answer the server's request for a model completion (override it to answer).
+
+        Only a toolset that overrides it advertises sampling; this default
+        refuses with an error naming the policy, for an override's ``super()``.
+        """
         return decline_sampling(type(self).__name__)
 
     @classmethod
@@ -182,7 +193,11 @@ class Toolset:
         requests = ServerRequests(
             self, binding, answer_timeout=call_timeout, text_limit=bounds.max_event_text_bytes
         )
-        requests.install(client)
+        requests.install(
+            client,
+            elicit=type(self).elicit is not Toolset.elicit,
+            sample=type(self).sample is not Toolset.sample,
+        )
         connection = Connection(client, bounds, call_timeout)
         try:
             await connection.open()

@@ -10,7 +10,9 @@ logs it and drops it, leaving the request that waited for it hanging.
   every pending request fails at once with the reason, and so does every later one;
 - a ``tools/call`` result is measured while it is still plain JSON, before the
   SDK builds a model object per content block, and so is a ``tools/list``
-  page (``Wire.listed_bytes``, which discovery meters);
+  page (``Wire.listed_bytes``, which discovery meters); a ``tools/call``
+  result without ``resultType`` is taken as ``"complete"``, as SEP-2322
+  requires of clients (the SDK would reject it on 2026-07-28);
 - an answer whose id is not one the client sent (the string ``"1"`` for
   request 1, which the SDK would accept) breaks the connection too: the
   bounded readers judge it on the raw JSON (``_answers.py``), and the read
@@ -272,6 +274,10 @@ class CheckedDispatcher:
             raise
         if method == "tools/call":
             check_result(raw, self._wire.bounds)
+            if "resultType" not in raw:
+                # SEP-2322: a result without resultType is complete, for older servers;
+                # the SDK's 2026-07-28 models require the field.
+                raw = {**raw, "resultType": "complete"}
         elif method == "tools/list":
             self._wire.listed_bytes = len(pydantic_core.to_json(raw))
         return raw

@@ -9,6 +9,7 @@ its prompts, read-only by the protocol, reporting each the same way. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
+from ._calls import DECLINE
 from ._crashes import unhandled_exception
 from ._faults import TransportFaults
 from ._findings import (
@@ -39,6 +40,7 @@ from ._reads import (
 from ._tool_run import NOT_SHRUNK, fuzz_tool
 
 __all__ = [
+    "DECLINE",
     "DEFAULT_SHRINK_BUDGET",
     "DEFAULT_TIMEOUT",
     "KINDS",

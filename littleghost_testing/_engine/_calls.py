@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
+import mcp_types as types
 
 import littleghost as lg
 from littleghost.mcp import (
     ConnectionClosed,
+    InputRefused,
     JSONRPCError,
     MalformedMessage,
     OutputSchemaError,
@@ -31,6 +33,7 @@ from ._leaks import find_leak
 from ._planning import server_name
 
 __all__ = [
+    "DECLINE",
     "FAULT_GRACE_SECONDS",
     "UNKNOWN_PROPERTY_KEYWORDS",
     "Answer",
@@ -46,6 +49,13 @@ UNKNOWN_PROPERTY_KEYWORDS = frozenset({"additionalProperties", "unevaluatedPrope
 """Keywords whose only fault is an unknown property: ignoring it is a warning unless strict."""
 
 MAX_SHOWN_CHARS = 200
+
+DECLINE = types.ElicitResult(action="decline")
+"""The kit's answer to every elicitation: it offers elicitation only to decline it.
+
+Sampling and roots are not offered: a tool that asks for them on 2025-11-25
+gets the SDK's refusal, and on 2026-07-28 its call ends in ``InputRefused``.
+"""
 """How much of an answer a finding quotes."""
 
 Answer = Literal["success", "is_error", "jsonrpc_error", "none"]
@@ -189,6 +199,12 @@ class _Judge:
         )
 
     def failure(self, error: Exception) -> Outcome:
+        if isinstance(error, InputRefused):
+            # The kit refused the input the tool asked for (sampling, roots): the
+            # server did nothing wrong, and gave no answer to judge.
+            outcome = self.outcome("none")
+            outcome.said = str(error)[:MAX_SHOWN_CHARS]
+            return outcome
         if isinstance(error, lg.ToolError):
             if not isinstance(error, JSONRPCError):
                 text = str(error)

@@ -11,12 +11,13 @@ from typing import TextIO
 
 import anyio
 import mcp
+import mcp_types as types
 from anyio.from_thread import BlockingPortal
 
 import littleghost as lg
 from littleghost.mcp import Toolset, UnusableTool
 
-from .._engine import TransportFaults
+from .._engine import DECLINE, TransportFaults
 from .._targets import Target
 
 __all__ = ["DiscoveryTimeout", "Session"]
@@ -59,6 +60,11 @@ class Session:
 
             def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
                 skipped.append(error)
+
+            async def elicit(
+                self, binding: lg.Binding, params: types.ElicitRequestParams
+            ) -> types.ElicitResult:
+                return DECLINE  # the kit never consents: a tool that asks is told no
 
         self._toolset = CheckedServer
 

@@ -9,7 +9,7 @@ catalog as a whole (its size, its answer) still fails it either way.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 import anyio
 import mcp
@@ -101,20 +101,22 @@ def three_tools(broken: dict[str, Any]) -> FakeMCPServer:
     return server
 
 
-def toolset_for(server: FakeMCPServer, **attributes: Any) -> type[Toolset]:
-    skipped: list[UnusableTool] = []
+class Partial(Toolset):
+    """The tools of ``server``, keeping the tools discovery left out in ``skipped``."""
 
-    class Partial(Toolset):
-        def client(self, binding: lg.Binding) -> mcp.Client:
-            return server.client()
+    server: ClassVar[FakeMCPServer]
+    skipped: ClassVar[list[UnusableTool]]
 
-        def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
-            skipped.append(error)
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        return self.server.client()
 
-    for name, value in attributes.items():
-        setattr(Partial, name, value)
-    Partial.skipped = skipped  # type: ignore[attr-defined]
-    return Partial
+    def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
+        self.skipped.append(error)
+
+
+def toolset_for(server: FakeMCPServer, **attributes: Any) -> type[Partial]:
+    """A ``Partial`` of its own for ``server``, with ``attributes`` (``strict``, ``max_*``)."""
+    return type("Partial", (Partial,), {"server": server, "skipped": [], **attributes})
 
 
 @pytest.mark.parametrize("case", BROKEN)
@@ -140,7 +142,7 @@ async def test_one_unusable_tool_is_left_out_and_the_others_are_called(
     assert looked_up.value == {"result": "about refunds"}
     assert echoed.value == {"result": "hi"}
 
-    [error] = toolset.skipped  # type: ignore[attr-defined]
+    [error] = toolset.skipped
     assert type(error) is error_type
     assert (error.tool, reason in str(error)) == ("broken", True), str(error)
     assert error.field == ("outputSchema" if "output_schema" in schemas else "inputSchema")
@@ -172,14 +174,16 @@ async def test_strict_discovery_fails_on_one_unusable_tool(lg_leaks: Any, case: 
     assert isinstance(
         raised.value, MalformedMessage if error_type is InvalidSchema else LimitExceeded
     )
-    assert toolset.skipped == []  # type: ignore[attr-defined]
+    assert toolset.skipped == []
 
 
 async def test_optional_and_strict_gives_no_tools_optional_alone_the_usable_ones() -> None:
     schemas = BROKEN["remote $ref"][0]
     failures: list[lg.LittleGhostError] = []
 
-    class Optional(toolset_for(three_tools(schemas))):  # type: ignore[misc]
+    class Optional(Partial):
+        server = three_tools(schemas)
+        skipped = []
         optional = True
 
         def on_error(self, error: lg.LittleGhostError, *, binding: lg.Binding) -> None:
@@ -222,7 +226,9 @@ async def test_a_failing_on_tool_skipped_propagates_unchanged() -> None:
     class Boom(Exception):
         pass
 
-    class Failing(toolset_for(three_tools(BROKEN["invalid schema"][0]))):  # type: ignore[misc]
+    class Failing(Partial):
+        server = three_tools(BROKEN["invalid schema"][0])
+        skipped = []
         optional = True
 
         def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
@@ -253,5 +259,5 @@ async def test_server_text_in_the_event_and_the_warning_is_bounded(
         assert len(text.encode()) <= 100 and text.endswith("…")
     [warning] = [record for record in caplog.records if record.name == "littleghost.mcp"]
     assert len(warning.getMessage()) < 300
-    [error] = toolset.skipped  # type: ignore[attr-defined]
+    [error] = toolset.skipped
     assert error.tool == name  # the error itself keeps the whole name for the application

@@ -7,7 +7,9 @@ The servers are ``FakeMCPServer``'s SDK tools, which ask the client mid-call
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
 
 import anyio
 import mcp
@@ -93,12 +95,20 @@ def _added() -> str:
     return "added"
 
 
-def toolset_for(server: FakeMCPServer, transport: str = "memory", **options: Any) -> type[Toolset]:
-    class Asking(Toolset):
-        def client(self, binding: lg.Binding) -> mcp.Client:
-            return server.client(transport, mode="legacy", **options)
+class Asking(Toolset):
+    """The tools of one ``FakeMCPServer`` on the 2025-11-25 wire; subclass it to answer."""
 
-    return Asking
+    server: ClassVar[FakeMCPServer]
+    transport: ClassVar[Literal["memory", "http"]] = "memory"
+    options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        return self.server.client(self.transport, mode="legacy", **self.options)
+
+
+def toolset_for(server: FakeMCPServer, **options: Any) -> type[Asking]:
+    """An ``Asking`` for ``server``; ``options`` go to its ``mcp.Client``."""
+    return type("Asking", (Asking,), {"server": server, "options": options})
 
 
 async def call(toolset: type[Toolset], name: str, arguments: dict[str, Any] | None = None) -> Any:
@@ -113,15 +123,35 @@ def named(events: list[instrumentation.Event], name: str) -> list[dict[str, Any]
     return [dict(event.payload) for event in events if event.name == name]
 
 
-async def test_elicitation_is_declined_by_default(lg_leaks: Any) -> None:
+async def test_elicitation_is_not_offered_unless_the_toolset_answers(lg_leaks: Any) -> None:
     baseline: ResourceSnapshot = lg_leaks()
     events: list[instrumentation.Event] = []
     with anyio.fail_after(10), instrumentation.subscribe(events.append):
-        assert await call(toolset_for(asking_server()), "greet") == "no name (decline)"
+        async with lg.Run() as run:
+            binding = lg.Binding(run=run)
+            async with lg.ToolRegistry([toolset_for(asking_server())], binding=binding) as tools:
+                greet = await tools.call("greet", {})
     await baseline.assert_released()
+    # The SDK's default answers: the server's ctx.elicit raises, and the call fails.
+    assert greet.is_error and greet.content == "Elicitation not supported"
+    assert named(events, "mcp_elicitation") == []
+
+
+async def test_an_elicit_that_declines_is_offered_and_its_answer_sent() -> None:
+    class Declining(Asking):
+        server = asking_server()
+
+        async def elicit(
+            self, binding: lg.Binding, params: types.ElicitRequestParams
+        ) -> types.ElicitResult:
+            return await super().elicit(binding, params)  # the default declines
+
+    events: list[instrumentation.Event] = []
+    with anyio.fail_after(10), instrumentation.subscribe(events.append):
+        assert await call(Declining, "greet") == "no name (decline)"
     assert named(events, "mcp_elicitation") == [
         {
-            "toolset": "Asking",
+            "toolset": "Declining",
             "message": "What is your name?",
             "action": "decline",
             "outcome": "success",
@@ -130,43 +160,66 @@ async def test_elicitation_is_declined_by_default(lg_leaks: Any) -> None:
 
 
 @pytest.mark.parametrize("transport", ["memory", "http"])
-async def test_an_overridden_elicit_answers_with_the_binding(lg_leaks: Any, transport: str) -> None:
+async def test_an_overridden_elicit_answers_with_the_binding(
+    lg_leaks: Any, transport: Literal["memory", "http"]
+) -> None:
     asked: list[tuple[lg.Binding, types.ElicitRequestParams]] = []
-    server = asking_server()
+    asking = asking_server()
 
-    class Answering(toolset_for(server, transport)):  # type: ignore[misc]
+    class Answering(Asking):
+        server = asking
+
         async def elicit(
             self, binding: lg.Binding, params: types.ElicitRequestParams
         ) -> types.ElicitResult:
             asked.append((binding, params))
             return types.ElicitResult(action="accept", content={"name": "Ada"})
 
+    Answering.transport = transport
     baseline: ResourceSnapshot = lg_leaks()
     try:
         with anyio.fail_after(20):
             assert await call(Answering, "greet") == "Hello, Ada!"
     finally:
-        server.close()  # an HTTP server's thread and socket
+        asking.close()  # an HTTP server's thread and socket
     await baseline.assert_released()
     [(binding, params)] = asked
     assert binding.run is not None  # the binding the toolset was discovered with
     assert params.message == "What is your name?"
 
 
-async def test_sampling_is_declined_with_an_error_naming_the_policy() -> None:
+async def test_sampling_is_not_offered_unless_the_toolset_answers() -> None:
     events: list[instrumentation.Event] = []
     with anyio.fail_after(10), instrumentation.subscribe(events.append):
         answer = await call(toolset_for(asking_server()), "haiku")
+    assert answer == "refused (-32600): Sampling not supported"  # the SDK's default
+    assert named(events, "mcp_sampling") == []
+
+
+async def test_a_sample_that_declines_through_super_names_the_policy() -> None:
+    class Declining(Asking):
+        server = asking_server()
+
+        async def sample(
+            self, binding: lg.Binding, params: types.CreateMessageRequestParams
+        ) -> types.CreateMessageResult | types.ErrorData:
+            return await super().sample(binding, params)
+
+    events: list[instrumentation.Event] = []
+    with anyio.fail_after(10), instrumentation.subscribe(events.append):
+        answer = await call(Declining, "haiku")
     assert answer == (
-        "refused (-32600): sampling declined: Asking does not sample (override Toolset.sample)"
+        "refused (-32600): sampling declined: Declining does not sample (override Toolset.sample)"
     )
     assert named(events, "mcp_sampling") == [
-        {"toolset": "Asking", "model": None, "error_code": -32600, "outcome": "error"}
+        {"toolset": "Declining", "model": None, "error_code": -32600, "outcome": "error"}
     ]
 
 
 async def test_an_overridden_sample_answers() -> None:
-    class Sampling(toolset_for(asking_server())):  # type: ignore[misc]
+    class Sampling(Asking):
+        server = asking_server()
+
         async def sample(
             self, binding: lg.Binding, params: types.CreateMessageRequestParams
         ) -> types.CreateMessageResult | types.ErrorData:
@@ -205,7 +258,7 @@ async def test_the_applications_own_callbacks_win() -> None:
     assert len(named(events, "mcp_progress")) == 2  # what the client left None is still ours
 
 
-class Failing(Toolset):
+class Failing(Asking):
     """A toolset whose ``sample`` fails in the way ``failure`` names."""
 
     failure = "raises"
@@ -222,8 +275,8 @@ class Failing(Toolset):
 async def test_a_failing_answer_is_logged_and_the_server_told_only_that_it_failed(
     lg_leaks: Any, caplog: pytest.LogCaptureFixture, failure: str
 ) -> None:
-    class FailingSampler(Failing, toolset_for(asking_server())):  # type: ignore[misc]
-        pass
+    class FailingSampler(Failing):
+        server = asking_server()
 
     FailingSampler.failure = failure
     baseline: ResourceSnapshot = lg_leaks()
@@ -238,10 +291,10 @@ async def test_a_failing_answer_is_logged_and_the_server_told_only_that_it_faile
             lg.ToolRegistry([FailingSampler], binding=lg.Binding(run=run)) as registry,
         ):
             haiku = await registry.call("haiku", {})
-            greet = await registry.call("greet", {})  # the connection still works
+            publish = await registry.call("publish", {})  # the connection still works
     await baseline.assert_released()
     assert haiku.value == {"result": "refused (-32603): the client's sample failed"}
-    assert greet.value == {"result": "no name (decline)"}
+    assert publish.value == {"result": "published"}
     [sampling] = named(events, "mcp_sampling")
     assert sampling["outcome"] == "error"
     [record] = [r for r in caplog.records if r.name == "littleghost.mcp"]
@@ -274,7 +327,8 @@ async def test_an_answer_past_call_timeout_is_an_error(caplog: pytest.LogCapture
 
 
 async def test_a_slow_answer_ends_with_its_call(lg_leaks: Any) -> None:
-    class Slow(Failing, toolset_for(asking_server())):  # type: ignore[misc]
+    class Slow(Failing):
+        server = asking_server()
         failure = "too slow"
         call_timeout = 0.3
 
@@ -344,8 +398,10 @@ async def test_server_text_in_events_is_cut_to_max_event_text_bytes() -> None:
         await ctx.report_progress(1, None, "m" * 10_000)
         return "said"
 
-    class Bounded(toolset_for(server)):  # type: ignore[misc]
+    class Bounded(Asking):
         max_event_text_bytes = 64
+
+    Bounded.server = server
 
     events: list[instrumentation.Event] = []
     with anyio.fail_after(10), instrumentation.subscribe(events.append):
@@ -378,7 +434,9 @@ async def test_list_changed_is_an_event_and_the_next_discovery_lists_the_new_too
 
 
 async def test_an_agent_run_answers_through_its_toolset(lg_leaks: Any) -> None:
-    class Answering(toolset_for(asking_server())):  # type: ignore[misc]
+    class Answering(Asking):
+        server = asking_server()
+
         async def elicit(
             self, binding: lg.Binding, params: types.ElicitRequestParams
         ) -> types.ElicitResult:
