@@ -117,14 +117,13 @@ class Mutations:
         except (SchemaError, TooDeep):
             return []
         found = self._local(node, stack)
-        if depth < _MAX_DEPTH and not stack.recursing:
+        if depth < _MAX_DEPTH and not stack.leaf:
             found += self._nested(node, stack, depth)
         return found
 
     def _valid(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any] | None:
         try:
-            with self.builder.apart():
-                return self.builder.node(node, stack)
+            return self.builder.node(node, stack)
         except (SchemaError, TooDeep):
             return None
 
@@ -232,8 +231,7 @@ class Mutations:
     def _valid_node_values(self, schema: Schema) -> list[Any]:
         """A few fixed valid values of ``schema`` (none if it builds none)."""
         try:
-            with self.builder.apart():
-                strategy = self.builder.build(schema, RefStack())
+            strategy = self.builder.build(schema, RefStack())
         except (SchemaError, TooDeep):
             return []
         drawn = (draw_outside(strategy, seed) for seed in (None, *range(1, _GROWN_FROM)))
@@ -338,8 +336,7 @@ class Mutations:
         parts: tuple[str | int, ...] | None,
     ) -> list[st.SearchStrategy[Broken]]:
         try:
-            with self.builder.apart():
-                values = self.builder.excluding(node, negated, stack)
+            values = self.builder.excluding(node, negated, stack)
         except (SchemaError, TooDeep):
             return []
         return [values.map(lambda value: (value, keyword, parts))]
@@ -490,8 +487,7 @@ class Mutations:
 
     def _value_for(self, node: Node, key: str, stack: RefStack) -> st.SearchStrategy[Any]:
         try:
-            with self.builder.apart():
-                return self.builder.build(governing(node, key), stack)
+            return self.builder.build(governing(node, key), stack)
         except (SchemaError, TooDeep):
             return st.nothing()
 
