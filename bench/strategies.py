@@ -324,8 +324,13 @@ def load_suite() -> list[tuple[str, Any, list[dict[str, Any]]]]:
     ]
 
 
-class _Late(Exception):
-    """A schema drew past SUITE_SECONDS."""
+class _Late(BaseException):
+    """A schema drew past SUITE_SECONDS.
+
+    A BaseException, as the kit's own ``OutOfTime``: Hypothesis takes an Exception
+    raised mid-draw for a failure of the test, runs it again without the alarm, and
+    reports a timeout as ``FlakyFailure`` or ``FlakyStrategyDefinition``.
+    """
 
 
 def _on_alarm(signum: int, frame: Any) -> None:

@@ -362,15 +362,23 @@ class Mutations:
         except SchemaError:
             return st.nothing()
 
+    def _sizes(
+        self, node: Node, stack: RefStack, least: str, most: str
+    ) -> list[st.SearchStrategy[Broken]]:
+        """Values of the typed ``node`` one short of ``least`` or one past ``most``
+        (``minLength``/``maxLength`` and their array and object kin)."""
+        found: list[st.SearchStrategy[Broken]] = []
+        if node.get(least, 0) > 0:
+            rest = {k: v for k, v in node.items() if k != least}
+            found += self._variant({**rest, most: node[least] - 1}, stack, least)
+        if most in node:
+            rest = {k: v for k, v in node.items() if k != most}
+            found += self._variant({**rest, least: node[most] + 1}, stack, most)
+        return found
+
     def _strings(self, node: Node, stack: RefStack) -> list[st.SearchStrategy[Broken]]:
         text = {**node, "type": ["string"]}
-        found: list[st.SearchStrategy[Broken]] = []
-        if node.get("minLength", 0) > 0:
-            rest = {k: v for k, v in text.items() if k != "minLength"}
-            found += self._variant({**rest, "maxLength": node["minLength"] - 1}, stack, "minLength")
-        if "maxLength" in node:
-            rest = {k: v for k, v in text.items() if k != "maxLength"}
-            found += self._variant({**rest, "minLength": node["maxLength"] + 1}, stack, "maxLength")
+        found = self._sizes(text, stack, "minLength", "maxLength")
         if "pattern" in node:
             rest = {k: v for k, v in text.items() if k != "pattern"}
             pattern = node["pattern"]
@@ -379,13 +387,7 @@ class Mutations:
 
     def _arrays(self, node: Node, stack: RefStack) -> list[st.SearchStrategy[Broken]]:
         array = {**node, "type": ["array"]}
-        found: list[st.SearchStrategy[Broken]] = []
-        if node.get("minItems", 0) > 0:
-            rest = {k: v for k, v in array.items() if k != "minItems"}
-            found += self._variant({**rest, "maxItems": node["minItems"] - 1}, stack, "minItems")
-        if "maxItems" in node:
-            rest = {k: v for k, v in array.items() if k != "maxItems"}
-            found += self._variant({**rest, "minItems": node["maxItems"] + 1}, stack, "maxItems")
+        found = self._sizes(array, stack, "minItems", "maxItems")
         if node.get("uniqueItems"):
             room = {"minItems": max(node.get("minItems", 0) - 1, 1)}
             if "maxItems" in node:
@@ -440,16 +442,7 @@ class Mutations:
                 strategy.map(lambda broken, key=key: (broken[0], "required", (key,)))
                 for strategy in self._variant(rest, stack, "required")
             ]
-        if node.get("minProperties", 0) > 0:
-            rest = {k: v for k, v in obj.items() if k != "minProperties"}
-            found += self._variant(
-                {**rest, "maxProperties": node["minProperties"] - 1}, stack, "minProperties"
-            )
-        if "maxProperties" in node:
-            rest = {k: v for k, v in obj.items() if k != "maxProperties"}
-            found += self._variant(
-                {**rest, "minProperties": node["maxProperties"] + 1}, stack, "maxProperties"
-            )
+        found += self._sizes(obj, stack, "minProperties", "maxProperties")
         for key, needed in node.get("dependentRequired", {}).items():
             for missing in needed:
                 # One dependent absent, the others present: exactly one violation.
