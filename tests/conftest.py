@@ -1,11 +1,17 @@
 import fcntl
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 pytest_plugins = ["pytester"]
+
+TYPESCRIPT = Path(__file__).resolve().parent / "corpus" / "ts"
+"""The TypeScript SDK, pinned in its package.json: the planted-bug corpus installs it here too."""
 
 # The suite draws the same inputs everywhere: the settings Hypothesis loads on
 # CI machines (its "ci" profile), loaded on every machine.
@@ -33,6 +39,29 @@ def fastmcp_python(request: pytest.FixtureRequest) -> str:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (home / "installed").exists():  # a half-made venv is made again
             subprocess.run([sys.executable, "-m", "venv", "--clear", str(home)], check=True)
-            subprocess.run([str(python), "-m", "pip", "install", "-q", "fastmcp>=2,<3"], check=True)
+            # No bytecode at install: the corpus server compiles the few modules it imports.
+            install = [str(python), "-m", "pip", "install", "-q", "--no-compile"]
+            subprocess.run([*install, "fastmcp>=2,<3"], check=True)
             (home / "installed").touch()
     return str(python)
+
+
+@pytest.fixture(scope="session")
+def typescript_modules() -> Path:
+    """``tests/corpus/ts/node_modules``, with the pinned TypeScript SDK.
+
+    The same ``npm install``, under the same lock, as the planted-bug corpus's, so a
+    fresh clone installs the SDK once for the whole suite.
+    """
+    npm = shutil.which("npm")
+    assert npm is not None, "the TypeScript SDK tests need node and npm on PATH"
+    with (TYPESCRIPT / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (TYPESCRIPT / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
+            subprocess.run(
+                [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
+                cwd=TYPESCRIPT,
+                check=True,
+                env={**os.environ, "npm_config_update_notifier": "false"},
+            )
+    return TYPESCRIPT / "node_modules"

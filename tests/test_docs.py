@@ -2,8 +2,10 @@
 
 The blocks of one file run in order in one shared module namespace, like one
 script read top to bottom. Top-level ``await`` is allowed: the whole file runs
-inside an anyio event loop, once on asyncio and once on trio, so examples must
-use anyio (not asyncio) to sleep, spawn or time out. A block whose info string
+inside an anyio event loop on asyncio, and again on trio up to its last block
+that awaits (the blocks after it are plain code, which no event loop can tell
+apart), so examples must use anyio (not asyncio) to sleep, spawn or time out.
+A block whose info string
 is ```python no-run is only shown, never run: keep that for pseudo-code.
 A failure names the file and the line of the block that failed.
 """
@@ -96,9 +98,29 @@ def compile_block(block: Block, filename: str) -> types.CodeType:
     return compile(tree, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
 
 
-async def run_document(path: Path, name: str) -> dict[str, object]:
-    """Run the runnable blocks of ``path`` in order; return their shared namespace."""
-    blocks = runnable_blocks(path, name)
+def awaits(block: Block) -> bool:
+    """Whether the block awaits at top level (a block that does not compile counts as not)."""
+    try:
+        code = compile_block(block, "<document>")
+    except SyntaxError:
+        return False
+    return bool(code.co_flags & inspect.CO_COROUTINE)
+
+
+def through_last_await(blocks: list[Block]) -> list[Block]:
+    """The blocks up to the last that awaits: all a second event loop needs to run again."""
+    awaiting = [index for index, block in enumerate(blocks) if awaits(block)]
+    return blocks[: awaiting[-1] + 1] if awaiting else []
+
+
+async def run_document(
+    path: Path, name: str, blocks: list[Block] | None = None
+) -> dict[str, object]:
+    """Run ``blocks`` (by default every runnable block of ``path``) in order.
+
+    Returns their shared namespace.
+    """
+    blocks = runnable_blocks(path, name) if blocks is None else blocks
     # A real module, so classes, dataclasses and pydantic models defined in
     # the docs resolve their module the way they would in a user's script.
     module = types.ModuleType("littleghost_docs_" + re.sub(r"\W", "_", path.stem))
@@ -137,12 +159,21 @@ def _fail(block: Block, name: str, details: list[str]) -> NoReturn:
 
 # Pages without examples (the performance tables) have nothing to run.
 DOCUMENTS_WITH_CODE = [name for name in DOCUMENTS if runnable_blocks(ROOT / name, name)]
+# Every page runs on asyncio; a page that awaits runs again on trio, up to its last await.
+RUNS = [(name, "asyncio") for name in DOCUMENTS_WITH_CODE] + [
+    (name, "trio")
+    for name in DOCUMENTS_WITH_CODE
+    if through_last_await(runnable_blocks(ROOT / name, name))
+]
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("document", DOCUMENTS_WITH_CODE)
-async def test_document_examples_run(document: str) -> None:
-    await run_document(ROOT / document, document)
+@pytest.mark.parametrize(("document", "anyio_backend"), RUNS)
+async def test_document_examples_run(document: str, anyio_backend: str) -> None:
+    blocks = runnable_blocks(ROOT / document, document)
+    if anyio_backend == "trio":
+        blocks = through_last_await(blocks)
+    await run_document(ROOT / document, document, blocks)
 
 
 # -- the runner itself ---------------------------------------------------------
@@ -232,3 +263,14 @@ async def test_a_syntax_error_names_the_document_line(tmp_path: Path) -> None:
         await run_document(document, "guide.md")
     assert f'File "{document}", line 5' in str(failure.value)
     assert "SyntaxError" in str(failure.value)
+
+
+def test_a_second_event_loop_runs_the_blocks_up_to_the_last_await() -> None:
+    text = "".join(
+        f"```python\n{source}\n```\n"
+        for source in ["x = 1", "await anyio.sleep(0)", "y = [await z for z in w]", "x += 1"]
+    )
+    blocks = fenced_blocks(text, "guide.md")
+    assert [awaits(block) for block in blocks] == [False, True, True, False]
+    assert through_last_await(blocks) == blocks[:3]
+    assert through_last_await(blocks[3:]) == []

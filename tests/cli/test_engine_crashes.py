@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -90,17 +88,16 @@ def _stdio(command: str, *args: str) -> Callable[[], mcp.Client]:
 
 
 @pytest.fixture(scope="session")
-def typescript_sdk(request: pytest.FixtureRequest) -> Path:
-    """A folder with the TypeScript SDK installed from npm, cached across runs."""
+def typescript_sdk(request: pytest.FixtureRequest, typescript_modules: Path) -> Path:
+    """A folder with the crash server and the suite's one TypeScript SDK install."""
     home = request.config.cache.mkdir("typescript-sdk")
-    if not (home / "node_modules" / "@modelcontextprotocol" / "sdk").exists():
-        npm = shutil.which("npm")
-        assert npm is not None, "the TypeScript SDK test needs node and npm"
-        subprocess.run(
-            [npm, "install", "--silent", "--prefix", str(home), "@modelcontextprotocol/sdk", "zod"],
-            check=True,
-            env={**os.environ, "npm_config_update_notifier": "false"},
-        )
+    modules = home / "node_modules"
+    if modules.resolve() != typescript_modules.resolve():
+        if modules.is_symlink():  # a link to another clone's install
+            modules.unlink()
+        else:  # an install of its own, from before the suite shared one
+            shutil.rmtree(modules, ignore_errors=True)
+        modules.symlink_to(typescript_modules, target_is_directory=True)
     shutil.copy(SERVERS / "ts_server.mjs", home / "server.mjs")
     return home
 
