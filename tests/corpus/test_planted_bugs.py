@@ -14,10 +14,7 @@ settings, and mcp-fuzzer beside it.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +24,6 @@ import pytest
 from corpus.judge import item_key, judge, load_manifest, planted, planted_reads
 
 REPO = Path(__file__).resolve().parents[2]
-TYPESCRIPT = REPO / "tests" / "corpus" / "ts"
 SERVERS = ("sdk", "lowlevel", "fastmcp", "typescript")
 HANG_TIMEOUT = 2
 """Seconds ``forecast`` gets before its hang counts as a timeout (the default is 10)."""
@@ -66,24 +62,8 @@ def _target(server: str, request: pytest.FixtureRequest) -> list[str]:
     if server == "fastmcp":
         names["{fastmcp_python}"] = request.getfixturevalue("fastmcp_python")
     if server == "typescript":
-        _install_typescript_sdk()
+        request.getfixturevalue("typescript_modules")  # tests/conftest.py: npm install, once
     return ["--", *(names.get(word, word) for word in spec["command"])]
-
-
-def _install_typescript_sdk() -> None:
-    """``npm install`` in ``tests/corpus/ts`` (once, under a lock), or skip without node."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        pytest.skip("the TypeScript SDK server needs node and npm on PATH (.ci/run checks)")
-    with (TYPESCRIPT / ".install.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (TYPESCRIPT / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
-            subprocess.run(
-                [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
-                cwd=TYPESCRIPT,
-                check=True,
-                env={**os.environ, "npm_config_update_notifier": "false"},
-            )
 
 
 def _check(server: str, arguments: list[str], report: Path) -> dict:
