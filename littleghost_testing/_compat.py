@@ -27,7 +27,7 @@ import hypothesis.core
 from hypothesis import configuration
 from hypothesis.control import BuildContext, current_build_context, currently_in_test_context
 from hypothesis.errors import StopTest
-from hypothesis.internal.conjecture.choice import ChoiceTemplate
+from hypothesis.internal.conjecture.choice import ChoiceTemplate, choice_permitted
 from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.strategies import SearchStrategy
 
@@ -82,28 +82,58 @@ def _wrap_choices(data: ConjectureData, wrap: Callable[[Callable[..., Any]], Any
         setattr(data, f"draw_{kind}", wrap(getattr(data, f"draw_{kind}")))
 
 
+_KIND_TYPES: dict[str, tuple[type, ...]] = {
+    "integer": (int,),
+    "float": (float,),
+    "string": (str,),
+    "bytes": (bytes,),
+    "boolean": (bool,),
+}
+
+
+def _fits(choice: Any, kind: str, constraints: Any) -> bool:
+    if isinstance(choice, bool) and kind != "boolean":
+        return False
+    return isinstance(choice, _KIND_TYPES[kind]) and choice_permitted(choice, constraints)
+
+
 @contextmanager
 def forced(data: ConjectureData, choices: Sequence[Any]) -> Iterator[None]:
-    """Every draw on ``data`` takes the next of ``choices``, forced, for the block."""
+    """Every draw on ``data`` takes the next of ``choices``, forced, for the block.
+
+    Only while they fit: a choice of another kind, or outside the draw's
+    constraints (the strategy now draws differently from when ``choices`` were
+    recorded), ends the forcing, and the rest of the block draws as usual.
+    Hypothesis takes a forced choice as given, so forcing a misfit would build
+    a value the strategy cannot produce, or fail inside Hypothesis.
+    """
     queue = iter(choices)
+    aligned = True
+    replaced = vars(data).get("_draw")
+    draw: Callable[..., Any] = data._draw  # pyright: ignore[reportPrivateUsage]
 
-    def forcing(method: Callable[..., Any]) -> Callable[..., Any]:
-        def draw(*args: Any, **kwargs: Any) -> Any:
-            return method(*args, **{**kwargs, "forced": next(queue)})
+    def forcing(kind: str, constraints: Any, *, observe: bool, forced: Any) -> Any:
+        nonlocal aligned
+        if observe and aligned:
+            choice = next(queue, _END)  # recorded for a draw Hypothesis forces too
+            if not _fits(choice, kind, constraints):
+                aligned = False
+            elif forced is None:
+                forced = choice
+        return draw(kind, constraints, observe=observe, forced=forced)
 
-        return draw
-
-    # What the block replaces: a clock check (``before_each_choice``) must outlive it.
-    replaced = {kind: vars(data).get(f"draw_{kind}") for kind in _CHOICE_KINDS}
-    _wrap_choices(data, forcing)
+    data._draw = forcing  # pyright: ignore[reportAttributeAccessIssue]
     try:
         yield
     finally:
-        for kind, method in replaced.items():
-            if method is None:
-                delattr(data, f"draw_{kind}")
-            else:
-                setattr(data, f"draw_{kind}", method)
+        if replaced is None:
+            del data._draw  # pyright: ignore[reportAttributeAccessIssue]
+        else:
+            data._draw = replaced  # pyright: ignore[reportAttributeAccessIssue]
+
+
+_END = object()
+"""What ``forced`` takes once its choices run out: a choice no draw fits."""
 
 
 def before_each_choice(data: ConjectureData, check: Callable[[], None]) -> None:

@@ -94,3 +94,22 @@ def test_the_global_seed_is_pytests_hypothesis_seed(monkeypatch: pytest.MonkeyPa
     assert _compat.global_seed() == 5
     monkeypatch.setattr(hypothesis.core, "global_force_seed", None)
     assert _compat.global_seed() is None
+
+
+@pytest.mark.parametrize(
+    "choices",
+    [
+        (5, "text"),  # an integer where the strategy now draws a string
+        ("x", 99),  # the string fits; 99 is past the list's bound
+        ("x",),  # too few: the rest is drawn as usual
+    ],
+)
+def test_choices_that_no_longer_fit_end_the_forcing_and_the_value_stays_valid(
+    choices: tuple[object, ...],
+) -> None:
+    strategy = st.tuples(st.text(max_size=3), st.integers(0, 9))
+    data = _compat.seeded_data(7)
+    with _compat.forced(data, choices):
+        text, number = _draw(data, strategy)
+    assert isinstance(text, str) and len(text) <= 3 and 0 <= number <= 9
+    assert text == ("x" if choices[0] == "x" else text)
