@@ -13,7 +13,7 @@ from typing import Any
 
 import regex
 
-from ._schema import CLASS_ESCAPES, EMPTY_CLASS, FULL_CLASS, NOT_LINE_TERMINATOR
+from ._schema import CLASS_ESCAPES, EMPTY_CLASS, FULL_CLASS, NOT_LINE_TERMINATOR, WORD_BOUNDARIES
 
 __all__ = ["DEFAULT_REGEX_TIMEOUT", "KEYWORD", "TIMED_OUT", "backtracking_keyword", "compile_ecma"]
 
@@ -56,7 +56,7 @@ def _translate(pattern: str) -> str:
                 else:
                     out.append(f"[{'^' if negated else ''}{body}]")
             elif letter in "bB" and not in_class:
-                out.append(f"(?a:\\{letter})")
+                out.append(WORD_BOUNDARIES[letter])
             elif letter == "k" and pattern.startswith("<", i + 2):
                 end = pattern.index(">", i + 2)
                 out.append(f"(?P={pattern[i + 3 : end]})")

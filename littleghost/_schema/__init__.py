@@ -24,6 +24,7 @@ from ._ecma import (
     LINE_TERMINATORS,
     NOT_LINE_TERMINATOR,
     WHITESPACE,
+    WORD_BOUNDARIES,
 )
 from ._fast_walk import (
     Measured,
@@ -69,6 +70,7 @@ __all__ = [
     "SUBSCHEMA_LIST_KEYWORDS",
     "SUBSCHEMA_MAP_KEYWORDS",
     "WHITESPACE",
+    "WORD_BOUNDARIES",
     "Draft",
     "Measured",
     "Regexes",

@@ -33,6 +33,7 @@ __all__ = [
     "LINE_TERMINATORS",
     "NOT_LINE_TERMINATOR",
     "WHITESPACE",
+    "WORD_BOUNDARIES",
 ]
 
 WHITESPACE = (
@@ -51,6 +52,15 @@ LINE_TERMINATORS = "\\n\\r\\u2028\\u2029"
 
 NOT_LINE_TERMINATOR = f"[^{LINE_TERMINATORS}]"
 """What ``.`` matches."""
+
+_WORD = "[A-Za-z0-9_]"
+WORD_BOUNDARIES = {
+    "b": f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))",
+    "B": f"(?:(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD}))",
+}
+"""ECMA-262's ASCII ``\\b`` and ``\\B`` in lookaround, which every backtracking engine
+reads alike: ECMA-262 itself (a draft-07 metaschema's ``format: regex``), fancy-regex,
+and every ``regex`` release (2024.4.16, the floor, reads ``(?a:\\b)`` as Unicode-aware)."""
 
 EMPTY_CLASS = "(?!)"
 """ECMA-262's ``[]``: a class that matches nothing."""

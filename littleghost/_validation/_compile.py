@@ -10,7 +10,7 @@ import regex
 
 from .._backtracking import DEFAULT_REGEX_TIMEOUT, backtracking_keyword, compile_ecma
 from .._backtracking import KEYWORD as BACKTRACKING_KEYWORD
-from .._schema import Steps, declared_draft, map_subschemas
+from .._schema import WORD_BOUNDARIES, Steps, declared_draft, map_subschemas
 from ._regex_syntax import pattern_problem
 
 __all__ = [
@@ -124,11 +124,7 @@ def _runs_backtracking(pattern: str) -> bool:
 _FLAGGED = {"\\b": "(?-u:\\b)", "\\B": "(?-u:\\B)"}
 """ECMA-262's ASCII word boundaries as the regex crate spells them."""
 
-_WORD = "[A-Za-z0-9_]"
-_LOOKAROUND = {
-    "\\b": f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))",
-    "\\B": f"(?:(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD}))",
-}
+_LOOKAROUND = {f"\\{letter}": spelled for letter, spelled in WORD_BOUNDARIES.items()}
 """The same boundaries in ECMA-262 itself, for drafts whose metaschema checks patterns.
 
 Draft-04 to draft-07 metaschemas say ``format: regex``, and jsonschema-rs asserts
