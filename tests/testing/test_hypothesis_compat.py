@@ -7,8 +7,9 @@ from pathlib import Path
 
 import hypothesis.core
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.database import InMemoryExampleDatabase
 
 from littleghost_testing import _compat
 
@@ -81,12 +82,18 @@ def test_draws_inside_a_test_are_the_tests() -> None:
     assert seen and set(seen) == {4}
 
 
-def test_a_database_key_is_set_on_the_test() -> None:
-    def test() -> None:
-        pass
+def test_a_failing_example_is_saved_under_the_database_key() -> None:
+    database = InMemoryExampleDatabase()
+
+    @settings(database=database, max_examples=5)
+    @given(st.integers(0, 9))
+    def test(number: int) -> None:
+        raise AssertionError(number)
 
     _compat.set_database_key(test, b"key")
-    assert test._hypothesis_internal_database_key == b"key"  # type: ignore[attr-defined]
+    with pytest.raises(AssertionError):
+        test()
+    assert list(database.fetch(b"key"))  # the failure is stored under the key given
 
 
 def test_the_global_seed_is_pytests_hypothesis_seed(monkeypatch: pytest.MonkeyPatch) -> None:
