@@ -251,3 +251,15 @@ def test_assert_matches_lock_catches_a_changed_prompt(tmp_path: Path) -> None:
     with pytest.raises(AssertionError) as failure:
         assert_matches_lock(changed, path)
     assert "prompt ask: breaking: new required argument urgency" in str(failure.value)
+
+
+def test_a_listing_past_max_locked_reads_writes_no_lock(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from littleghost_testing._engine import _reads
+
+    monkeypatch.setattr(_reads, "MAX_LOCKED_READS", 1)  # the shelf lists two resources
+    code, _, err = run(capsys, "lock", SHELF, "-o", str(tmp_path / "lock.json"))
+    assert code == 2
+    assert "resources/list: more than MAX_LOCKED_READS (1) items" in err
+    assert not (tmp_path / "lock.json").exists()
