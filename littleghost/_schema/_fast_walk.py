@@ -11,11 +11,18 @@ slow path that says what is wrong and where (``_validation.schema_problem``).
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from .._frozen import FrozenDict, FrozenList, frozen_dict, frozen_list
+from ._drafts import DRAFTS, declared_draft
 from ._first_use import FALLIBLE_KEYS, declares_known_draft
-from ._keywords import REGEX_KEYWORDS
+from ._keywords import (
+    REGEX_KEYWORDS,
+    SUBSCHEMA_KEYWORDS,
+    SUBSCHEMA_LIST_KEYWORDS,
+    SUBSCHEMA_MAP_KEYWORDS,
+)
 
 __all__ = [
     "Measured",
@@ -40,6 +47,28 @@ _FALLIBLE_AT_ROOT = FALLIBLE_KEYS - {"$schema"}
 _STR = frozenset({str})
 _set_item = dict.__setitem__  # a FrozenDict's own refuses: it is filled before anyone sees it
 
+# A local reference that is a valid URI reference as written: "#/" and then the characters
+# RFC 3986 allows in a fragment, without percent-encoding (jsonschema-rs refuses the rest).
+_LOCAL_POINTER = re.compile(r"#/[A-Za-z0-9._~!$&'()*+,;=:@/?-]*")
+
+_UNCHECKED_BY_METASCHEMA = {
+    "2020-12": frozenset({"additionalItems"}),
+    "2019-09": frozenset({"additionalItems"}),
+    "draft-07": frozenset({"$defs"}),
+    "draft-06": frozenset({"$defs"}),
+    "draft-04": frozenset({"$defs"}),
+}
+"""Subschema keywords a draft's metaschema does not check, besides its ``unknown_keywords``."""
+
+_CHECKED_STEPS = {
+    draft.name: (SUBSCHEMA_KEYWORDS | SUBSCHEMA_LIST_KEYWORDS | SUBSCHEMA_MAP_KEYWORDS)
+    - draft.unknown_keywords
+    - _UNCHECKED_BY_METASCHEMA[draft.name]
+    for draft in DRAFTS
+}
+"""Per draft, the keywords under which its metaschema checks every subschema: a local
+reference may compile on first use only if it reaches its target through these."""
+
 
 class _Unfit(Exception):
     """The value needs the slow path."""
@@ -56,6 +85,7 @@ class Regexes(NamedTuple):
 
     patterns: tuple[str, ...]  # every string under a ``pattern`` key
     property_patterns: tuple[str, ...]  # every key of a ``patternProperties`` object
+    dialect: str | None  # the root's ``$schema``: older drafts compile patterns differently
 
 
 def freeze_within(schema: Any, max_depth: int) -> Any | None:
@@ -229,7 +259,7 @@ class _Walk:
     def note(self, frozen: dict[str, Any], keys: frozenset[str]) -> None:
         """Record what makes compiling ``frozen`` fallible.
 
-        A local ``$ref`` is resolved once the tree is frozen, and a regex is
+        A local ``$ref`` (a valid URI reference) is resolved once the tree is frozen, and a regex is
         left for ``regexes_to_check``. A ``pattern`` that is not a string, or a
         ``patternProperties`` that is not an object, is no regex: the
         metaschema check refuses it where it is a keyword, and compiling
@@ -245,7 +275,7 @@ class _Walk:
             self.regexes.extend(named)
             self.property_patterns.extend(named)
         ref = frozen.get("$ref")
-        if found == {"$ref"} and type(ref) is str and ref.startswith("#/") and "%" not in ref:
+        if found == {"$ref"} and type(ref) is str and _LOCAL_POINTER.fullmatch(ref):
             self.refs.append(ref)
         elif found:
             self.fallible = True
@@ -257,30 +287,52 @@ class _Walk:
     def verdict(self, root: dict[str, Any]) -> bool | Regexes:
         """Whether ``root`` compiles on first use: ``True``, ``False`` or if its ``Regexes`` do."""
         self.note(root, _FALLIBLE_AT_ROOT)
-        infallible = (
-            not self.fallible
-            and declares_known_draft(root)
-            and all(_resolves(root, ref) for ref in self.refs)
-        )
+        infallible = not self.fallible and declares_known_draft(root)
+        if infallible and self.refs:
+            steps = _checked_steps(root)
+            infallible = all(_resolves(root, ref, steps) for ref in self.refs)
         if infallible and (self.patterns or self.property_patterns):
-            return Regexes(tuple(self.patterns), tuple(self.property_patterns))
+            dialect = root.get("$schema")
+            return Regexes(tuple(self.patterns), tuple(self.property_patterns), dialect)
         return infallible
 
 
-def _resolves(root: dict[str, Any], ref: str) -> bool:
-    """Whether the JSON pointer fragment ``ref`` ("#/$defs/name") leads to a schema in ``root``."""
+def _checked_steps(root: dict[str, Any]) -> frozenset[str]:
+    draft = declared_draft(root)
+    return frozenset() if draft is None else _CHECKED_STEPS[draft.name]
+
+
+_SCHEMA, _LIST, _MAP = "schema", "list", "map"
+
+
+def _resolves(root: dict[str, Any], ref: str, steps: frozenset[str]) -> bool:
+    """Whether the JSON pointer fragment ``ref`` ("#/$defs/name") leads to a checked subschema.
+
+    Only through ``steps``, the keywords under which the metaschema check saw
+    every subschema: a target in ``default``, ``const`` or an unknown keyword is
+    data no check has seen, and compiling it as a schema can fail.
+    """
     node: Any = root
+    holds = _SCHEMA  # what ``node`` is: a schema, a list of schemas, or a map of them
     for token in ref[2:].split("/"):
         token = token.replace("~1", "/").replace("~0", "~")
-        if type(node) in _OBJECTS and token in node:
-            node = node[token]
-        elif type(node) in _ARRAYS and token.isascii() and token.isdigit():
-            if int(token) >= len(node):
+        if holds is _SCHEMA:
+            if type(node) not in _OBJECTS or token not in steps or token not in node:
                 return False
-            node = node[int(token)]
+            node = node[token]
+            if token in SUBSCHEMA_MAP_KEYWORDS:
+                holds = _MAP
+            elif type(node) in _ARRAYS:
+                holds = _LIST  # allOf and its kin, or ``items`` before 2020-12
+        elif holds is _MAP:
+            if type(node) not in _OBJECTS or token not in node:
+                return False
+            node, holds = node[token], _SCHEMA
         else:
-            return False
-    return type(node) in _OBJECTS or type(node) is bool
+            if not (token.isascii() and token.isdigit()) or int(token) >= len(node):
+                return False
+            node, holds = node[int(token)], _SCHEMA
+    return holds is _SCHEMA and (type(node) in _OBJECTS or type(node) is bool)
 
 
 def compiles_on_first_use_walked(schema: Any) -> bool | None:

@@ -44,8 +44,7 @@ def compile_instance_validator(
     """
     options: dict[str, Any] = {} if registry is None else {"registry": registry}
     backtracking: list[str] = []
-    draft = declared_draft(schema) if isinstance(schema, dict) else None
-    boundaries = _LOOKAROUND if draft is not None and draft.regex_format_asserted else _FLAGGED
+    boundaries = _boundaries(schema)
     rewritten = _ecma_schema(schema, {} if patterns is None else patterns, backtracking, boundaries)
     engine: Any = jsonschema_rs.RegexOptions()
     if backtracking:
@@ -66,37 +65,53 @@ class PatternRefused(ValueError):
     """A pattern refused before any engine saw it; the message names its keyword and place."""
 
 
-def regexes_compile(patterns: tuple[str, ...], property_patterns: tuple[str, ...]) -> bool:
+def regexes_compile(
+    patterns: tuple[str, ...], property_patterns: tuple[str, ...], dialect: str | None = None
+) -> bool:
     """Whether each regex compiles as a schema's ``pattern`` or ``patternProperties`` key would.
 
     Each is compiled alone, as ``compile_instance_validator`` compiles it in
-    a whole schema, and cached. A ``patternProperties`` key the linear engine
-    refuses answers ``False``: it moves the whole schema to another engine,
-    so only compiling that schema tells.
+    a whole schema whose ``$schema`` is ``dialect`` (drafts 04 to 07 rewrite
+    word boundaries, and their metaschema checks the result), and cached. A
+    ``patternProperties`` key the linear engine refuses answers ``False``: it
+    moves the whole schema to another engine, so only compiling that schema tells.
     """
-    return all(map(_pattern_compiles, patterns)) and all(
-        map(_property_pattern_compiles, property_patterns)
+    return all(_pattern_compiles(pattern, dialect) for pattern in patterns) and all(
+        _property_pattern_compiles(pattern, dialect) for pattern in property_patterns
     )
 
 
 @functools.lru_cache(maxsize=1024)
-def _pattern_compiles(pattern: str) -> bool:
+def _pattern_compiles(pattern: str, dialect: str | None) -> bool:
     try:
-        compile_instance_validator({"pattern": pattern})
+        compile_instance_validator(_in_dialect({"pattern": pattern}, dialect))
     except (jsonschema_rs.ValidationError, ValueError):
         return False
     return True
 
 
 @functools.lru_cache(maxsize=1024)
-def _property_pattern_compiles(pattern: str) -> bool:
-    if pattern_problem(pattern) is not None or not _runs_in_linear_time(pattern):
+def _property_pattern_compiles(pattern: str, dialect: str | None) -> bool:
+    if pattern_problem(pattern) is not None:
+        return False
+    schema = _in_dialect({"patternProperties": {pattern: {}}}, dialect)
+    if not _runs_in_linear_time(_ecma_pattern(pattern, {}, _boundaries(schema))):
         return False
     try:
-        compile_instance_validator({"patternProperties": {pattern: {}}})
+        compile_instance_validator(schema)
     except (jsonschema_rs.ValidationError, ValueError):
         return False
     return True
+
+
+def _in_dialect(schema: dict[str, Any], dialect: str | None) -> dict[str, Any]:
+    return schema if dialect is None else {"$schema": dialect, **schema}
+
+
+def _boundaries(schema: Any) -> dict[str, str]:
+    """How ``schema``'s draft spells ECMA-262's word boundaries (see ``_LOOKAROUND``)."""
+    draft = declared_draft(schema) if isinstance(schema, dict) else None
+    return _LOOKAROUND if draft is not None and draft.regex_format_asserted else _FLAGGED
 
 
 @functools.lru_cache(maxsize=1024)

@@ -110,9 +110,14 @@ class SchemaValidator:
             raise ConfigurationError(f"Invalid input schema: {first_line(error)}") from None
 
     def accepts(self, instance: Any) -> bool:
-        """The native check alone, for input ``json_problem`` has already passed."""
+        """The native check alone, for input ``json_problem`` has already passed.
+
+        A schema that fails to compile on first use raises its ``ConfigurationError``
+        here: it is the application's mistake, never the input's.
+        """
+        compiled = self._compiled
         try:
-            return self._compiled.is_valid(instance)
+            return compiled.is_valid(instance)
         except Exception:  # a container subclass whose methods raise, say
             return False
 
@@ -132,8 +137,9 @@ class SchemaValidator:
         problem = first_problem(instance, max_depth=max_depth)
         if problem is not None:
             return [problem]
+        compiled = self._compiled
         try:
-            errors = list(self._compiled.iter_errors(instance))
+            errors = list(compiled.iter_errors(instance))
         except Exception:
             return [Violation("$", "type", "$ cannot be read as JSON")]
         return [v for error in errors for v in describe(error, instance, self._patterns)]
@@ -147,9 +153,10 @@ class SchemaValidator:
         returning any, so input with more than ``FULL_REPORT_VALUES`` values
         gets only the first violation, from the check that stops at it.
         """
+        compiled = self._compiled
         if more_values_than(instance, FULL_REPORT_VALUES):
             try:
-                self._compiled.validate(instance)
+                compiled.validate(instance)
             except jsonschema_rs.ValidationError as error:
                 listed = list(describe(error, instance, self._patterns))[:MAX_LISTED_VIOLATIONS]
                 return "; ".join(v.message for v in listed) + "; and possibly more"
@@ -157,7 +164,7 @@ class SchemaValidator:
                 pass
             return "$ cannot be read as JSON"
         try:
-            errors = list(self._compiled.iter_errors(instance))
+            errors = list(compiled.iter_errors(instance))
         except Exception:
             return "$ cannot be read as JSON"
         shown: list[str] = []

@@ -22,6 +22,11 @@ from mcp_servers.scripted import ScriptedTransport, page, text_result, tool
 
 import littleghost as lg
 from littleghost._schema import (
+    DRAFTS,
+    SUBSCHEMA_KEYWORDS,
+    SUBSCHEMA_LIST_KEYWORDS,
+    SUBSCHEMA_MAP_KEYWORDS,
+    Draft,
     compiles_on_first_use,
     compiles_on_first_use_walked,
     freeze_metered,
@@ -29,18 +34,22 @@ from littleghost._schema import (
     measure_within,
     regexes_to_check,
 )
+from littleghost._schema._fast_walk import _CHECKED_STEPS  # pyright: ignore[reportPrivateUsage]
 from littleghost._validation import (
     MAX_SCHEMA_DEPTH,
     SchemaValidator,
     compile_instance_validator,
 )
 from littleghost._validation._compile import regexes_compile
+from littleghost._validation._schema import check_schema
 from littleghost.mcp import InvalidSchema, Toolset
 from littleghost_testing.leaks import ResourceSnapshot
 
 pytestmark = pytest.mark.anyio
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "tool_schemas"
+
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
 # Valid against the metaschema, and only compiling finds them wrong.
 COMPILE_FAILURES: list[tuple[str, dict[str, Any]]] = [
@@ -52,6 +61,34 @@ COMPILE_FAILURES: list[tuple[str, dict[str, Any]]] = [
     ("malformed $id", {"type": "object", "$id": "not a uri %%"}),
     ("unclosed pattern", {"type": "object", "properties": {"a": {"pattern": "(unclosed"}}}),
     ("unclosed patternProperties key", {"type": "object", "patternProperties": {"[a-": {}}}),
+    (
+        "$ref into data",
+        {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/properties/b/default"}, "b": {"default": {"type": 5}}},
+        },
+    ),
+    (
+        "$ref under a keyword its draft does not check",
+        {
+            "$schema": DRAFT_07,
+            "type": "object",
+            "$defs": {"x": {"type": 5}},
+            "properties": {"a": {"$ref": "#/$defs/x"}},
+        },
+    ),
+    (
+        "$ref that is no URI reference",
+        {"type": "object", "$defs": {"a b": {}}, "properties": {"a": {"$ref": "#/$defs/a b"}}},
+    ),
+    (
+        "word boundary its draft's regex check refuses",
+        {"$schema": DRAFT_07, "type": "object", "properties": {"a": {"pattern": "\\b\\cJ"}}},
+    ),
+    (
+        "patternProperties word boundary its draft's regex check refuses",
+        {"$schema": DRAFT_07, "type": "object", "patternProperties": {"\\b\\cJ": {}}},
+    ),
 ]
 METASCHEMA_FAILURE = {"type": "object", "properties": {"a": {"type": "strnig"}}}
 LAZY = {
@@ -388,3 +425,46 @@ async def test_the_catalog_is_metered_as_the_server_sent_it(lg_leaks: Any) -> No
     with anyio.fail_after(10), pytest.raises(lg.ProtocolError, match=r"max_catalog_bytes \(4000\)"):
         await Padded.tools(lg.Binding())
     await baseline.assert_released()
+
+
+@pytest.mark.parametrize("draft", DRAFTS, ids=[draft.name for draft in DRAFTS])
+def test_a_reference_waits_only_under_keywords_its_metaschema_checks(draft: Draft) -> None:
+    """A subschema the metaschema check never saw may fail to compile: a reference to it
+    compiles at once. The table of checked keywords is held to what the check refuses."""
+    for keyword in sorted(SUBSCHEMA_KEYWORDS | SUBSCHEMA_LIST_KEYWORDS | SUBSCHEMA_MAP_KEYWORDS):
+        broken: Any = {"type": 5}
+        if keyword in SUBSCHEMA_MAP_KEYWORDS:
+            value, ref = {"x": broken}, f"#/{keyword}/x"
+        elif keyword in SUBSCHEMA_LIST_KEYWORDS:
+            value, ref = [broken], f"#/{keyword}/0"
+        else:
+            value, ref = broken, f"#/{keyword}"
+        referring = (
+            {"allOf": [{"$ref": ref}]}
+            if keyword == "properties"
+            else {"properties": {"a": {"$ref": ref}}}
+        )
+        schema = {"$schema": draft.uris[0], keyword: value, **referring}
+        try:
+            check_schema(schema)  # what every schema passes before it may compile lazily
+        except lg.ConfigurationError:
+            checked = True
+        else:
+            checked = False
+        assert (keyword in _CHECKED_STEPS[draft.name]) == checked, keyword
+        if not checked:  # let through by the metaschema: refused when declared, not first used
+            with pytest.raises(lg.ConfigurationError, match="Invalid input schema: keyword 'type'"):
+                SchemaValidator(schema)
+
+
+def test_a_compile_failure_on_first_use_is_raised_not_taken_for_bad_input() -> None:
+    """Were a schema let through to compile on first use and fail, it would say why."""
+    schema = COMPILE_FAILURES[0][1]  # an unresolvable $ref, measured as if it were fine
+    for use in (
+        lambda validator: validator.is_valid({"a": 1}),
+        lambda validator: validator.violations({"a": 1}),
+        lambda validator: validator.report({"a": 1}),
+    ):
+        validator = SchemaValidator.measured(schema, True)
+        with pytest.raises(lg.ConfigurationError, match="Invalid input schema: keyword '\\$ref'"):
+            use(validator)
