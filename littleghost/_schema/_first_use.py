@@ -9,8 +9,9 @@ reference (``$ref`` and its kin, a base URI, a ``$schema`` to resolve) that
 does not resolve. A schema with neither compiles on first use; any other
 compiles at once, so every invalid schema still fails when it is declared
 (discovery, for MCP tools). The one-pass walk of ``_fast_walk`` also lets
-local references ("#/$defs/name") wait, once it has resolved each of them,
-and regexes, once each compiles alone (``_validation.regexes_compile``).
+local references ("#/$defs/name") wait, once it has resolved each of them
+to a subschema the metaschema check has seen, and regexes, once each
+compiles alone as the schema's draft compiles it (``_validation.regexes_compile``).
 """
 
 from __future__ import annotations
