@@ -25,7 +25,7 @@ from .._engine import read_catalog
 from .._targets import TargetError
 from ..providers import PROVIDER_DOCS, ProviderWarning, provider_warnings
 from ._connect import ServerLog, connection_failure, target_of
-from ._text import visible
+from ._text import plural, visible
 
 __all__ = ["diff", "lint", "list_catalog", "lock", "mcp_tool_of"]
 
@@ -100,7 +100,7 @@ def lock(args: argparse.Namespace, command: list[str]) -> int:
         return _error(str(error))
     except OSError as error:
         return _error(f"cannot write {path}: {error.strerror}")
-    print(f"{path}: {len(catalog.tools)} tools of {_server(catalog)}")
+    print(f"{path}: {_counts(catalog)} of {_server(catalog)}")
     return EXIT_OK
 
 
@@ -190,6 +190,24 @@ def _write_junit(changes: Sequence[Change], path: Path) -> None:
             failure = ElementTree.SubElement(case, "failure", message=change.kind)
             failure.text = str(change)
     ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+_SECTIONS = (
+    ("resources", "resource"),
+    ("resourceTemplates", "resource template"),
+    ("prompts", "prompt"),
+)
+
+
+def _counts(catalog: CatalogLock) -> str:
+    """``3 tools, 2 resources, 1 resource template, 1 prompt``: each section the lock holds."""
+    counts = [plural(len(catalog.tools), "tool")]
+    counts += [
+        plural(len(catalog.reads[section]), noun)
+        for section, noun in _SECTIONS
+        if section in catalog.reads
+    ]
+    return ", ".join(counts)
 
 
 def _server(catalog: CatalogLock) -> str:

@@ -166,6 +166,7 @@ def test_lock_records_resources_templates_and_prompts(
     path = tmp_path / "lock.json"
     code, out, _ = run(capsys, "lock", SHELF, "-o", str(path))
     assert code == 0, out
+    assert out == f"{path}: 0 tools, 2 resources, 1 resource template, 2 prompts of shelf\n"
     data = json.loads(path.read_text())
     assert list(data["resources"]) == ["file:///broken.txt", "file:///readme.txt"]
     assert data["resources"]["file:///readme.txt"]["mimeType"] == "text/plain"

@@ -25,7 +25,7 @@ def locked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
     path = tmp_path / "littleghost.lock"
     code, out, _ = run(capsys, "lock", BEFORE, "-o", str(path))
     assert code == 0
-    assert out == f"{path}: 4 tools of catalog\n"
+    assert out == f"{path}: 4 tools, 0 resources, 0 resource templates, 0 prompts of catalog\n"
     return path
 
 
