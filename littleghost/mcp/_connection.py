@@ -26,6 +26,7 @@ from pydantic import TypeAdapter
 
 import littleghost as lg
 
+from .._closing import close_after
 from ._bounds import Bounds
 from ._exceptions import ConnectionClosed
 from ._failures import translate, translate_connect_failure
@@ -39,6 +40,15 @@ T = TypeVar("T")
 
 GRACEFUL_CLOSE_SECONDS = 5.0
 """How long a close lets the SDK shut the transport down politely before cancelling it."""
+
+CANCELLED_CLOSE_SECONDS = 10.0
+"""How long a close then waits for the cancelled transport to finish before abandoning it.
+
+The wait is shielded (a close must finish), so no caller's deadline reaches it,
+``Run.close_timeout`` included: without this bound a transport whose own
+shutdown never ends would hang the close. The SDK's stdio shutdown takes at
+most about 6.5 s (stdin closed, SIGTERM, SIGKILL, each waited out).
+"""
 
 _CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
     types.CallToolResult | types.InputRequiredResult
@@ -71,8 +81,8 @@ class Connection:
         self._spawn()
         try:
             await self._ready.wait()
-        except BaseException:
-            await self.aclose()
+        except BaseException as error:
+            await close_after(error, self.aclose)  # an abandoned close is a note on ``error``
             raise
         if self._failure is not None:
             await self.aclose()
@@ -157,7 +167,11 @@ class Connection:
             await self.aclose()
 
     async def aclose(self) -> None:
-        """Leave the client's context in the host task; idempotent and safe from any task."""
+        """Leave the client's context in the host task; idempotent and safe from any task.
+
+        Raises ``TimeoutError`` if the transport is still shutting down
+        ``CANCELLED_CLOSE_SECONDS`` after it was cancelled: it is abandoned.
+        """
         self._close_requested.set()
         if not self._ready.is_set():
             self._scope.cancel()
@@ -165,7 +179,13 @@ class Connection:
             with anyio.move_on_after(GRACEFUL_CLOSE_SECONDS):
                 await self._done.wait()
             self._scope.cancel()
-            await self._done.wait()
+            with anyio.move_on_after(CANCELLED_CLOSE_SECONDS):
+                await self._done.wait()
+        if not self._done.is_set():
+            raise TimeoutError(
+                f"the MCP transport was still shutting down {CANCELLED_CLOSE_SECONDS:g} s "
+                "after it was cancelled and was abandoned"
+            )
 
     async def _settled_failure(self) -> BaseException | None:
         """Give a dying host a moment to record why, once per connection."""

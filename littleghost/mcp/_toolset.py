@@ -17,6 +17,7 @@ import mcp_types as types
 import littleghost as lg
 from littleghost import instrumentation
 
+from .._closing import close_after
 from . import _compat as compat
 from ._bounds import Bounds, CatalogMeter, event_text
 from ._connection import Connection
@@ -219,8 +220,8 @@ class Toolset:
                 run.register(connection)
             elif not classes:
                 await connection.aclose()
-        except BaseException:
-            await connection.aclose()
+        except BaseException as error:
+            await close_after(error, connection.aclose)
             raise
         return classes
 

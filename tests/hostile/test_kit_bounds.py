@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,9 +57,17 @@ CASES = {
     "stdio-dead-server": Case("stdio", "exit", 0, CLOSED),
 }
 
+# Each phase is written to the child's stderr as it ends, with the CPU time spent so far:
+# a child killed at ``SECONDS`` says whether importing, the run or exiting took the time.
 RUN = """
 import contextlib, json, resource, sys, tempfile, time
 
+def phase(name):
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    seconds = cpu.ru_utime + cpu.ru_stime
+    print(f"phase: {{name}} ({{seconds:.1f}} s CPU)", file=sys.stderr, flush=True)
+
+phase("imported")
 started = time.monotonic()
 # Real files: a stdio server's stderr goes to ours when the kit has no log for it.
 with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
@@ -67,6 +76,7 @@ with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
     out.seek(0)
     err.seek(0)
     printed, complained = out.read(), err.read()
+phase("ran")
 print(json.dumps({{
     "code": code,
     "out": printed,
@@ -74,7 +84,8 @@ print(json.dumps({{
     "message": message,
     "seconds": time.monotonic() - started,
     "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-}}))
+}}), flush=True)
+phase("reported")  # what follows is the interpreter's exit
 """
 
 CLI = """
@@ -117,7 +128,15 @@ def hostile(case: Case) -> Iterator[Any]:
 
 
 def run_case(code: str, where: Any) -> dict[str, Any]:
-    completed = run_limited(code + RUN.format(where=where), memory_mb=MEMORY_MB, seconds=SECONDS)
+    try:
+        completed = run_limited(
+            code + RUN.format(where=where), memory_mb=MEMORY_MB, seconds=SECONDS
+        )
+    except subprocess.TimeoutExpired as timeout:
+        stderr = timeout.stderr or b""
+        text = stderr.decode(errors="replace") if isinstance(stderr, bytes) else stderr
+        phases = [line for line in text.splitlines() if line.startswith("phase: ")]
+        pytest.fail(f"the child ran past {SECONDS} s after: {phases or 'nothing'}", pytrace=False)
     assert completed.returncode == 0, completed.stderr[-3000:]
     result = json.loads(completed.stdout.strip().splitlines()[-1])
     if os.environ.get("KIT_BOUNDS_REPORT"):
