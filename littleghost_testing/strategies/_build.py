@@ -91,7 +91,7 @@ class Builder:
             return found[1]
         self._expansions.append(1)
         try:
-            node, refs = flatten(schema, self.ctx)
+            node, refs = flatten(schema, self.ctx, scope=stack.refs)
             strategy = self.node(node, stack.push(refs))
         finally:
             weight = self._expansions.pop()
@@ -162,7 +162,7 @@ class Builder:
             try:
                 node, refs = dict(rest), []
                 for part in parts:
-                    flat, inner = flatten(part, self.ctx)
+                    flat, inner = flatten(part, self.ctx, scope=stack.refs)
                     node, refs = merge(node, scoped(flat)), refs + inner
                 negated = [other for other in others if not _disjoint(node, other, self.ctx)]
                 if negated:

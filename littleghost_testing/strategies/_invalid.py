@@ -108,7 +108,7 @@ class Mutations:
         if schema is False:
             return [ANY_JSON.map(lambda value: (value, None, ()))]
         try:
-            node, refs = flatten(schema, self.ctx)
+            node, refs = flatten(schema, self.ctx, scope=stack.refs)
             stack = stack.push(refs)
         except (SchemaError, TooDeep):
             return []
@@ -206,7 +206,7 @@ class Mutations:
             return self._unevaluated_items(whole, rest, judge, stack)
         if set(extra) == {"not"}:
             try:
-                negated, refs = flatten(extra["not"], self.ctx)
+                negated, refs = flatten(extra["not"], self.ctx, scope=stack.refs)
                 return self._variant(merge(rest, negated), stack.push(refs), "not")
             except (SchemaError, TooDeep):
                 return []
@@ -216,7 +216,7 @@ class Mutations:
         # Breaking `then` (or `else`) breaks one of its keywords: the validator names it.
         if "then" in extra:
             try:
-                condition, refs = flatten(extra["if"], self.ctx)
+                condition, refs = flatten(extra["if"], self.ctx, scope=stack.refs)
                 found += self._excluded(
                     merge(rest, condition), [extra["then"]], stack.push(refs), None, None
                 )
@@ -243,8 +243,8 @@ class Mutations:
         pairs = itertools.combinations(branches, 2)
         for first, second in itertools.islice(pairs, _MAX_OVERLAPS):
             try:
-                a, refs = flatten(first, self.ctx)
-                b, more = flatten(second, self.ctx)
+                a, refs = flatten(first, self.ctx, scope=stack.refs)
+                b, more = flatten(second, self.ctx, scope=stack.refs)
                 found += self._variant(merge(merge(rest, a), b), stack.push(refs + more), "oneOf")
             except (SchemaError, TooDeep):
                 continue

@@ -45,7 +45,10 @@ FAMILIES = {
     "draft-04 id": ["draft4/ref.json"],
     "multipleOf": ["draft2020-12/multipleOf.json"],
     "not": ["draft2020-12/not.json"],
+    "dynamicRef": ["draft2020-12/dynamicRef.json"],
 }
+# Case groups whose schema is `{"$ref": <a draft's metaschema>}`.
+METASCHEMA_CASES = ["validate definition against metaschema", "remote ref, containing refs itself"]
 # Case groups whose every reachable coverage target (valid shapes, constraints broken
 # alone) is reached within COVERAGE_EXAMPLES values and inputs each.
 COVERED = [
@@ -191,6 +194,24 @@ def test_multiple_of_agrees_with_float_division(group: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("group", _groups("not"))
 def test_not(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("dynamicRef"))
+def test_dynamic_ref(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize(
+    "group",
+    [
+        pytest.param(group, id=f"{name.split('/')[0]}: {group['description']}")
+        for name in ["draft2020-12/defs.json", "draft2020-12/ref.json"]
+        for group in FILES[name]
+        if group["description"] in METASCHEMA_CASES
+    ],
+)
+def test_a_ref_to_the_metaschema(group: dict[str, Any]) -> None:
     _check_group(group)
 
 
