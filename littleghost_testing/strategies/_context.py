@@ -124,7 +124,7 @@ class Context:
         return found
 
     def dynamic(self, ref: str, scope: Sequence[str]) -> tuple[str, Schema]:
-        """Resolve a ``$dynamicRef`` where the ``$ref`` URIs ``scope`` were followed, outermost first.
+        """Resolve a ``$dynamicRef`` where the ``$ref`` URIs ``scope`` (outermost first) led.
 
         As Draft 2020-12 says: a reference whose static target carries the
         ``$dynamicAnchor`` its fragment names goes to the outermost schema

@@ -113,13 +113,14 @@ class Mutations:
         except (SchemaError, TooDeep):
             return []
         found = self._local(node, stack)
-        if depth < _MAX_DEPTH and not stack.leaf:
+        if depth < _MAX_DEPTH and not stack.recursing:
             found += self._nested(node, stack, depth)
         return found
 
     def _valid(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any] | None:
         try:
-            return self.builder.node(node, stack)
+            with self.builder.apart():
+                return self.builder.node(node, stack)
         except (SchemaError, TooDeep):
             return None
 
@@ -229,7 +230,8 @@ class Mutations:
     def _valid_node_values(self, schema: Schema) -> list[Any]:
         """A few fixed valid values of ``schema`` (none if it builds none)."""
         try:
-            strategy = self.builder.build(schema, RefStack())
+            with self.builder.apart():
+                strategy = self.builder.build(schema, RefStack())
         except (SchemaError, TooDeep):
             return []
         drawn = (draw_outside(strategy, seed) for seed in (None, *range(1, _GROWN_FROM)))
@@ -334,7 +336,8 @@ class Mutations:
         parts: tuple[str | int, ...] | None,
     ) -> list[st.SearchStrategy[Broken]]:
         try:
-            values = self.builder.excluding(node, negated, stack)
+            with self.builder.apart():
+                values = self.builder.excluding(node, negated, stack)
         except (SchemaError, TooDeep):
             return []
         return [values.map(lambda value: (value, keyword, parts))]
@@ -485,7 +488,8 @@ class Mutations:
 
     def _value_for(self, node: Node, key: str, stack: RefStack) -> st.SearchStrategy[Any]:
         try:
-            return self.builder.build(governing(node, key), stack)
+            with self.builder.apart():
+                return self.builder.build(governing(node, key), stack)
         except (SchemaError, TooDeep):
             return st.nothing()
 
