@@ -28,7 +28,7 @@ from ._merge import TYPES, flatten, governing, merge
 from ._numbers import divides_in_floats, numbers
 from ._patterns import pattern_strings, search
 from ._strings import TEXT_ALPHABET
-from ._trivial import WITNESSES, accepts_every_value
+from ._trivial import WITNESSES, accepts_every_value, rejects_every_value
 
 __all__ = ["Broken", "InvalidInput", "Mutations", "beside_unevaluated"]
 
@@ -105,7 +105,7 @@ class Mutations:
     def sites(
         self, schema: Schema, stack: RefStack, depth: int = 0
     ) -> list[st.SearchStrategy[Broken]]:
-        if schema is False:
+        if rejects_every_value(schema, self.ctx):
             return [ANY_JSON.map(lambda value: (value, None, ()))]
         try:
             node, refs = flatten(schema, self.ctx, scope=stack.refs)
