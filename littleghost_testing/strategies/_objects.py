@@ -96,6 +96,12 @@ def objects(
         if len(optional) <= 2 * typical
         else st.integers(1, len(optional)).map(lambda pick, spare=spare: pick > spare)
     )
+    if stack.recursing and spare > typical and not crowded and not depends:
+        # The few keys picked, not a choice per key: a metaschema's nested objects
+        # have dozens of optional keys each, and one draw per key per object was
+        # most of a value's choices.
+        order = st.lists(st.sampled_from(optional), max_size=2 * typical, unique=True)
+        take = st.just(True)
     return _draw_object(_Plan(required, order, take, depends, values, limit, low, extra))
 
 
