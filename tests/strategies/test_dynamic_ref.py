@@ -14,6 +14,7 @@ from typing import Any
 
 import jsonschema
 from hypothesis import given, settings
+from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from littleghost_testing.strategies import InvalidInput, invalid_inputs
 from littleghost_testing.strategies._context import Context
@@ -59,13 +60,34 @@ def test_a_dynamic_ref_goes_to_the_outermost_dynamic_anchor_in_scope() -> None:
     )
 
 
+def test_values_of_the_metaschema_nest_the_whole_metaschema() -> None:
+    # Every subschema under `properties` (an applicator keyword) is the whole metaschema:
+    # resolved statically it was the applicator vocabulary alone, no other's keywords.
+    schema = {"$ref": METASCHEMA}
+    oracle = jsonschema.Draft202012Validator(schema)
+    built = compile_schema(schema)
+    nested: list[Any] = []
+
+    @settings(max_examples=50, database=None, deadline=None, derandomize=True)
+    @given(built.checked)  # the safety check's filter, with health checks on
+    def run(value: Any) -> None:
+        assert oracle.is_valid(value), value
+        nested.extend(_subschemas(value)[1:])
+
+    run()
+    vocabularies = [METASCHEMAS.contents(uri) for uri in METASCHEMAS if "/2020-12/meta/" in uri]
+    others = {key for vocabulary in vocabularies for key in vocabulary.get("properties", {})}
+    others -= set(METASCHEMAS.contents(APPLICATOR)["properties"])
+    assert any(isinstance(schema, dict) and set(schema) & others for schema in nested), nested
+
+
 def test_values_of_an_extended_metaschema_honour_it_at_every_depth() -> None:
     oracle = jsonschema.Draft202012Validator(STRICT)
     built = compile_schema(STRICT)
     nested: list[Any] = []
 
-    @settings(max_examples=50, database=None, deadline=None)
-    @given(built.constructed)
+    @settings(max_examples=50, database=None, deadline=None, derandomize=True)
+    @given(built.checked)
     def run(value: Any) -> None:
         assert oracle.is_valid(value), value
         for schema in _subschemas(value):
@@ -74,7 +96,7 @@ def test_values_of_an_extended_metaschema_honour_it_at_every_depth() -> None:
         nested.extend(_subschemas(value)[1:])
 
     run()
-    assert nested, "no value had a subschema"
+    assert any(isinstance(schema, dict) and "type" in schema for schema in nested), nested
 
 
 def test_invalid_inputs_of_an_extended_metaschema_break_it_where_they_say() -> None:
