@@ -9,6 +9,8 @@ constraints cannot be intersected (two patterns).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from hypothesis import strategies as st
@@ -91,7 +93,7 @@ class Builder:
             return found[1]
         self._expansions.append(1)
         try:
-            node, refs = flatten(schema, self.ctx)
+            node, refs = flatten(schema, self.ctx, scope=stack.refs)
             strategy = self.node(node, stack.push(refs))
         finally:
             weight = self._expansions.pop()
@@ -99,6 +101,20 @@ class Builder:
         self._weights[key] = weight
         self._expanded(weight)
         return strategy
+
+    @contextmanager
+    def apart(self) -> Iterator[None]:
+        """Count what is built in the block against a ``MAX_EXPANSIONS`` budget of its own.
+
+        For strategies built apart from the root's (each of ``invalid_inputs``'
+        sites): at the root they would add up, and once past the budget every
+        later one would be refused, however small.
+        """
+        self._expansions.append(1)
+        try:
+            yield
+        finally:
+            self._expansions.pop()
 
     def _expanded(self, weight: int) -> None:
         """Count a finished part's subschemas into the build that asked for it."""
@@ -162,7 +178,7 @@ class Builder:
             try:
                 node, refs = dict(rest), []
                 for part in parts:
-                    flat, inner = flatten(part, self.ctx)
+                    flat, inner = flatten(part, self.ctx, scope=stack.refs)
                     node, refs = merge(node, scoped(flat)), refs + inner
                 negated = [other for other in others if not _disjoint(node, other, self.ctx)]
                 if negated:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urldefrag, urljoin
 
 import jsonschema_rs
 import referencing
@@ -102,6 +102,8 @@ class Context:
     _registry: Any = None
     _checks: dict[str, Callable[[Any], bool]] = field(default_factory=dict)
     _foreign: dict[str, Schema] = field(default_factory=dict)
+    _lookups: dict[str, tuple[str, Schema]] = field(default_factory=dict)
+    _dynamic_anchors: dict[str, bool] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -114,13 +116,54 @@ class Context:
         self._registry = jsonschema_rs.Registry([(self.base, self.root)])
 
     def lookup(self, ref: str) -> tuple[str, Schema]:
-        """Resolve a ``$ref`` (or ``$dynamicRef``) to its absolute URI and target."""
+        """Resolve a ``$ref`` to its absolute URI and target (a resource's root: its bare URI)."""
+        uri = self.absolute(ref)
+        found = self._lookups.get(uri)
+        if found is None:
+            found = self._lookups[uri] = self._resolve(uri, ref)
+        return found
+
+    def dynamic(self, ref: str, scope: Sequence[str]) -> tuple[str, Schema]:
+        """Resolve a ``$dynamicRef`` where the ``$ref`` URIs ``scope`` (outermost first) led.
+
+        As Draft 2020-12 says: a reference whose static target carries the
+        ``$dynamicAnchor`` its fragment names goes to the outermost schema
+        resource in the dynamic scope (the root, then each resource entered)
+        that declares that dynamic anchor; any other behaves like ``$ref``.
+        """
+        uri, target = self.lookup(ref)
+        name = urldefrag(self.absolute(ref)).fragment
+        if not name or name.startswith("/"):
+            return uri, target
+        if not (isinstance(target, dict) and target.get("$dynamicAnchor") == name):
+            return uri, target
+        resources = dict.fromkeys([self.base, *(urldefrag(entered).url for entered in scope)])
+        for resource in resources:
+            anchored = f"{resource}#{name}"
+            if self._is_dynamic_anchor(anchored, name):
+                return self.lookup(anchored)
+        return uri, target
+
+    def _is_dynamic_anchor(self, uri: str, name: str) -> bool:
+        found = self._dynamic_anchors.get(uri)
+        if found is None:
+            try:
+                target = self._resolver.lookup(uri).contents
+            except (referencing.exceptions.Unresolvable, ValueError):
+                target = None
+            found = self._dynamic_anchors[uri] = (
+                isinstance(target, dict) and target.get("$dynamicAnchor") == name
+            )
+        return found
+
+    def _resolve(self, uri: str, ref: str) -> tuple[str, Schema]:
         try:
-            uri = self.absolute(ref)
             target = self._resolver.lookup(uri).contents
+            base = urldefrag(uri).url
+            if uri != base and target is self._resolver.lookup(base).contents:
+                uri = base  # `#meta` on a resource's root is the resource itself
         except (referencing.exceptions.Unresolvable, ValueError):
             raise SchemaError(f"$ref {ref!r} cannot be resolved within the schema") from None
-        base = uri.split("#")[0]
         if base == self.base:
             return uri, target
         # Another resource (a draft's metaschema): its refs are relative to its own URI.

@@ -28,7 +28,7 @@ from ._merge import TYPES, flatten, governing, merge
 from ._numbers import divides_in_floats, numbers
 from ._patterns import pattern_strings, search
 from ._strings import TEXT_ALPHABET
-from ._trivial import WITNESSES, accepts_every_value
+from ._trivial import WITNESSES, accepts_every_value, rejects_every_value
 
 __all__ = ["Broken", "InvalidInput", "Mutations", "beside_unevaluated"]
 
@@ -105,21 +105,22 @@ class Mutations:
     def sites(
         self, schema: Schema, stack: RefStack, depth: int = 0
     ) -> list[st.SearchStrategy[Broken]]:
-        if schema is False:
+        if rejects_every_value(schema, self.ctx):
             return [ANY_JSON.map(lambda value: (value, None, ()))]
         try:
-            node, refs = flatten(schema, self.ctx)
+            node, refs = flatten(schema, self.ctx, scope=stack.refs)
             stack = stack.push(refs)
         except (SchemaError, TooDeep):
             return []
         found = self._local(node, stack)
-        if depth < _MAX_DEPTH and not stack.leaf:
+        if depth < _MAX_DEPTH and not stack.recursing:
             found += self._nested(node, stack, depth)
         return found
 
     def _valid(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any] | None:
         try:
-            return self.builder.node(node, stack)
+            with self.builder.apart():
+                return self.builder.node(node, stack)
         except (SchemaError, TooDeep):
             return None
 
@@ -206,7 +207,7 @@ class Mutations:
             return self._unevaluated_items(whole, rest, judge, stack)
         if set(extra) == {"not"}:
             try:
-                negated, refs = flatten(extra["not"], self.ctx)
+                negated, refs = flatten(extra["not"], self.ctx, scope=stack.refs)
                 return self._variant(merge(rest, negated), stack.push(refs), "not")
             except (SchemaError, TooDeep):
                 return []
@@ -216,7 +217,7 @@ class Mutations:
         # Breaking `then` (or `else`) breaks one of its keywords: the validator names it.
         if "then" in extra:
             try:
-                condition, refs = flatten(extra["if"], self.ctx)
+                condition, refs = flatten(extra["if"], self.ctx, scope=stack.refs)
                 found += self._excluded(
                     merge(rest, condition), [extra["then"]], stack.push(refs), None, None
                 )
@@ -229,7 +230,8 @@ class Mutations:
     def _valid_node_values(self, schema: Schema) -> list[Any]:
         """A few fixed valid values of ``schema`` (none if it builds none)."""
         try:
-            strategy = self.builder.build(schema, RefStack())
+            with self.builder.apart():
+                strategy = self.builder.build(schema, RefStack())
         except (SchemaError, TooDeep):
             return []
         drawn = (draw_outside(strategy, seed) for seed in (None, *range(1, _GROWN_FROM)))
@@ -243,8 +245,8 @@ class Mutations:
         pairs = itertools.combinations(branches, 2)
         for first, second in itertools.islice(pairs, _MAX_OVERLAPS):
             try:
-                a, refs = flatten(first, self.ctx)
-                b, more = flatten(second, self.ctx)
+                a, refs = flatten(first, self.ctx, scope=stack.refs)
+                b, more = flatten(second, self.ctx, scope=stack.refs)
                 found += self._variant(merge(merge(rest, a), b), stack.push(refs + more), "oneOf")
             except (SchemaError, TooDeep):
                 continue
@@ -334,7 +336,8 @@ class Mutations:
         parts: tuple[str | int, ...] | None,
     ) -> list[st.SearchStrategy[Broken]]:
         try:
-            values = self.builder.excluding(node, negated, stack)
+            with self.builder.apart():
+                values = self.builder.excluding(node, negated, stack)
         except (SchemaError, TooDeep):
             return []
         return [values.map(lambda value: (value, keyword, parts))]
@@ -485,7 +488,8 @@ class Mutations:
 
     def _value_for(self, node: Node, key: str, stack: RefStack) -> st.SearchStrategy[Any]:
         try:
-            return self.builder.build(governing(node, key), stack)
+            with self.builder.apart():
+                return self.builder.build(governing(node, key), stack)
         except (SchemaError, TooDeep):
             return st.nothing()
 

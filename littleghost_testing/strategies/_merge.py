@@ -43,8 +43,14 @@ _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 
 
-def flatten(schema: Schema, ctx: Context, seen: tuple[str, ...] = ()) -> tuple[Node, list[str]]:
-    """One node equivalent to ``schema``, and the ``$ref`` URIs expanded to get it."""
+def flatten(
+    schema: Schema, ctx: Context, seen: tuple[str, ...] = (), scope: tuple[str, ...] = ()
+) -> tuple[Node, list[str]]:
+    """One node equivalent to ``schema``, and the ``$ref`` URIs expanded to get it.
+
+    ``scope`` is the URIs expanded further out, outermost first (a ``RefStack``'s
+    refs), which a ``$dynamicRef`` resolves against.
+    """
     if schema is True:
         return {}, []
     if schema is False:
@@ -67,14 +73,17 @@ def flatten(schema: Schema, ctx: Context, seen: tuple[str, ...] = ()) -> tuple[N
     parts: list[Schema] = list(schema.get("allOf", ()))
     for keyword in ("$ref", "$dynamicRef"):
         if keyword in schema:
-            uri, target = ctx.lookup(schema[keyword])
+            if keyword == "$ref":
+                uri, target = ctx.lookup(schema[keyword])
+            else:
+                uri, target = ctx.dynamic(schema[keyword], (*scope, *seen))
             if uri in seen:
                 raise SchemaError(f"{keyword} {schema[keyword]!r} refers to itself")
-            part, inner = flatten(target, ctx, (*seen, uri))
+            part, inner = flatten(target, ctx, (*seen, uri), scope)
             node = merge(node, scoped(part))
             expanded += [uri, *inner]
     for part in parts:
-        flat, inner = flatten(part, ctx, seen)
+        flat, inner = flatten(part, ctx, seen, scope)
         node = merge(node, scoped(flat))
         expanded += inner
     return node, expanded

@@ -88,9 +88,21 @@ def _reference_trivial(ref: str, ctx: Context, seen: tuple[str, ...]) -> bool:
     return uri in seen or _trivial(target, ctx, (*seen, uri))
 
 
-def rejects_every_value(schema: Schema, ctx: Context) -> bool:
-    """True only if no value can pass ``schema``: ``false``, or a ``not`` of a schema proven
-    to accept every value (``{"not": {}}``)."""
-    if isinstance(schema, dict) and "not" in schema:
-        return _trivial(schema["not"], ctx, ())
-    return schema is False
+def rejects_every_value(schema: Schema, ctx: Context, seen: tuple[str, ...] = ()) -> bool:
+    """True only if no value can pass ``schema``: ``false``, a ``not`` of a schema proven
+    to accept every value (``{"not": {}}``), or a ``$ref`` (or ``$dynamicRef``) to either."""
+    if not isinstance(schema, dict):
+        return schema is False
+    if "not" in schema and _trivial(schema["not"], ctx, ()):
+        return True
+    for keyword in ("$ref", "$dynamicRef"):
+        ref = schema.get(keyword)
+        if not isinstance(ref, str):
+            continue
+        try:
+            uri, target = ctx.lookup(ref) if keyword == "$ref" else ctx.dynamic(ref, seen)
+        except SchemaError:
+            continue
+        if uri not in seen and rejects_every_value(target, ctx, (*seen, uri)):
+            return True
+    return False

@@ -45,7 +45,10 @@ FAMILIES = {
     "draft-04 id": ["draft4/ref.json"],
     "multipleOf": ["draft2020-12/multipleOf.json"],
     "not": ["draft2020-12/not.json"],
+    "dynamicRef": ["draft2020-12/dynamicRef.json"],
 }
+# Case groups whose schema is `{"$ref": <a draft's metaschema>}`.
+METASCHEMA_CASES = ["validate definition against metaschema", "remote ref, containing refs itself"]
 # Case groups whose every reachable coverage target (valid shapes, constraints broken
 # alone) is reached within COVERAGE_EXAMPLES values and inputs each.
 COVERED = [
@@ -84,6 +87,35 @@ REFUSED = {
     "id must be resolved against nearest parent, not just immediate parent": "draft-04 `id`",
 }
 
+
+def _refs(schema: Any) -> list[str]:
+    if isinstance(schema, dict):
+        own = [schema["$ref"]] if isinstance(schema.get("$ref"), str) else []
+        return own + [ref for value in schema.values() for ref in _refs(value)]
+    if isinstance(schema, list):
+        return [ref for value in schema for ref in _refs(value)]
+    return []
+
+
+def _embeds(schema: Any, depth: int = 0) -> bool:
+    if isinstance(schema, dict):
+        if depth and isinstance(schema.get("$id"), str):
+            return True
+        return any(_embeds(value, depth + 1) for value in schema.values())
+    return isinstance(schema, list) and any(_embeds(value, depth + 1) for value in schema)
+
+
+# dynamicRef.json: embedded resources are refused; its remote documents are not vendored.
+REFUSED.update(
+    {
+        group["description"]: "$id inside a subschema"
+        if _embeds(group["schema"])
+        else "not present in a registry"
+        for group in FILES["draft2020-12/dynamicRef.json"]
+        if _embeds(group["schema"])
+        or any("localhost" in ref or ".json" in ref for ref in _refs(group["schema"]))
+    }
+)
 
 # Open gaps of issue 20, each failing today (strict: a fix makes the entry stale and fails).
 KNOWN_GAPS: dict[str, tuple[bool, str]] = {}
@@ -191,6 +223,24 @@ def test_multiple_of_agrees_with_float_division(group: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("group", _groups("not"))
 def test_not(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize("group", _groups("dynamicRef"))
+def test_dynamic_ref(group: dict[str, Any]) -> None:
+    _check_group(group)
+
+
+@pytest.mark.parametrize(
+    "group",
+    [
+        pytest.param(group, id=f"{name.split('/')[0]}: {group['description']}")
+        for name in ["draft2020-12/defs.json", "draft2020-12/ref.json"]
+        for group in FILES[name]
+        if group["description"] in METASCHEMA_CASES
+    ],
+)
+def test_a_ref_to_the_metaschema(group: dict[str, Any]) -> None:
     _check_group(group)
 
 
