@@ -107,7 +107,9 @@ class SeedsFirst(SearchStrategy[T]):
         if not seeds:
             return data.draw(self.plain)
         from_seed = data.draw_boolean(_seed_chance(len(seeds)))
-        index = data.draw_integer(0, len(seeds) - 1)  # unused by a plain draw: keeps alignment
+        # Drawn by a plain draw too, so the choices stay aligned when shrinking turns
+        # True into False; not drawn for one seed, where it would be a choice of one.
+        index = data.draw_integer(0, len(seeds) - 1) if len(seeds) > 1 else 0
         if not from_seed:
             return data.draw(self.plain)
         with forced(data, seeds[index].choices):
@@ -120,7 +122,7 @@ class SeedsFirst(SearchStrategy[T]):
 
 
 def _seed_chance(count: int) -> float:
-    """How likely an example is to take a seed while ``count`` seeds are there: ``count / (count + 1)``.
+    """How likely an example is to take one of ``count`` seeds: ``count / (count + 1)``.
 
     While seeds are left, one example in ``count + 1`` is a plain draw, so the
     seeds are used up within about ``count + 1`` examples. Lower would spread
