@@ -42,6 +42,12 @@ __all__ = ["OutOfTime", "Seed", "SeedsFirst", "check_clock", "choices_until", "d
 
 T = TypeVar("T")
 
+# The chance to take a seed with many seeds: one example in fifty is a plain
+# draw while seeds are left (each also spawns Hypothesis's mutated copies).
+_MANY_SEEDS_CHANCE = 0.98
+# How often Hypothesis draws a choice at random, looking for a new example,
+# before it picks among the values not yet tried.
+_RANDOM_TRIES = 11
 
 _choices_end: ContextVar[float | None] = ContextVar("littleghost_choices_end", default=None)
 
@@ -122,15 +128,18 @@ class SeedsFirst(SearchStrategy[T]):
 
 
 def _seed_chance(count: int) -> float:
-    """How likely an example is to take one of ``count`` seeds: ``count / (count + 1)``.
+    """How likely an example is to take one of ``count`` seeds while some are left.
 
-    While seeds are left, one example in ``count + 1`` is a plain draw, so the
-    seeds are used up within about ``count + 1`` examples. Lower would spread
-    them out; higher costs every later example: once every seed is used,
-    Hypothesis's search for a new example draws this choice again until it
-    comes up ``False``, each try a fresh ``ConjectureData`` (up to 11 tries at
-    a chance of 0.98, against 2 for one seed at 0.5).
+    ``count / (count + 1)`` for few seeds: one example in ``count + 1`` is then a
+    plain draw, so the seeds are used up within about ``count + 1`` examples.
+    Higher costs every later example: once every seed is used, Hypothesis's
+    search for a new example redraws this choice until it comes up ``False``,
+    each try a fresh ``ConjectureData`` (about ``count + 1`` tries, 2 for one
+    seed). It tries at random at most ``_RANDOM_TRIES`` times, though, so once
+    ``count + 1`` tries reach that, ``_MANY_SEEDS_CHANCE`` costs no more.
     """
+    if count + 1 >= _RANDOM_TRIES:
+        return _MANY_SEEDS_CHANCE
     return count / (count + 1)
 
 
