@@ -44,7 +44,9 @@ T = TypeVar("T")
 
 # The chance to take a seed with many seeds: one example in fifty is a plain
 # draw while seeds are left (each also spawns Hypothesis's mutated copies).
-_MANY_SEEDS_CHANCE = 0.98
+# Spelled with 0.02: Hypothesis mixes the float literals of local modules into
+# its draws, so a new one changes every seeded run (and its coverage figures).
+_MANY_SEEDS_CHANCE = 1 - 0.02
 # How often Hypothesis draws a choice at random, looking for a new example,
 # before it picks among the values not yet tried.
 _RANDOM_TRIES = 11
