@@ -42,9 +42,14 @@ __all__ = ["OutOfTime", "Seed", "SeedsFirst", "check_clock", "choices_until", "d
 
 T = TypeVar("T")
 
-# The chance that an example skips the seeds while some are left: small, because
-# each plain example also spawns up to five of Hypothesis's mutated copies.
-_PLAIN_SHARE = 0.02
+# The chance to take a seed with many seeds: one example in fifty is a plain
+# draw while seeds are left (each also spawns Hypothesis's mutated copies).
+# Spelled with 0.02: Hypothesis mixes the float literals of local modules into
+# its draws, so a new one changes every seeded run (and its coverage figures).
+_MANY_SEEDS_CHANCE = 1 - 0.02
+# How often Hypothesis draws a choice at random, looking for a new example,
+# before it picks among the values not yet tried.
+_RANDOM_TRIES = 11
 
 _choices_end: ContextVar[float | None] = ContextVar("littleghost_choices_end", default=None)
 
@@ -109,8 +114,10 @@ class SeedsFirst(SearchStrategy[T]):
         seeds = self.seeds()
         if not seeds:
             return data.draw(self.plain)
-        from_seed = data.draw_boolean(1 - _PLAIN_SHARE)
-        index = data.draw_integer(0, len(seeds) - 1)  # unused by a plain draw: keeps alignment
+        from_seed = data.draw_boolean(_seed_chance(len(seeds)))
+        # Drawn by a plain draw too, so the choices stay aligned when shrinking turns
+        # True into False; not drawn for one seed, where it would be a choice of one.
+        index = data.draw_integer(0, len(seeds) - 1) if len(seeds) > 1 else 0
         if not from_seed:
             return data.draw(self.plain)
         with forced(data, seeds[index].choices):
@@ -120,6 +127,22 @@ class SeedsFirst(SearchStrategy[T]):
         # Not the plain strategy's: Hypothesis spells out every argument of every
         # layer, tens of kilobytes for a large schema (and warns about it).
         return self._label
+
+
+def _seed_chance(count: int) -> float:
+    """How likely an example is to take one of ``count`` seeds while some are left.
+
+    ``count / (count + 1)`` for few seeds: one example in ``count + 1`` is then a
+    plain draw, so the seeds are used up within about ``count + 1`` examples.
+    Higher costs every later example: once every seed is used, Hypothesis's
+    search for a new example redraws this choice until it comes up ``False``,
+    each try a fresh ``ConjectureData`` (about ``count + 1`` tries, 2 for one
+    seed). It tries at random at most ``_RANDOM_TRIES`` times, though, so once
+    ``count + 1`` tries reach that, ``_MANY_SEEDS_CHANCE`` costs no more.
+    """
+    if count + 1 >= _RANDOM_TRIES:
+        return _MANY_SEEDS_CHANCE
+    return count / (count + 1)
 
 
 def draw_outside(
