@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from littleghost_testing.strategies import from_schema
+from littleghost import ConfigurationError
+from littleghost._validation import SchemaValidator
+from littleghost_testing.strategies import SchemaError, from_schema, invalid_inputs
 from littleghost_testing.strategies._coverage import _draw
 from littleghost_testing.strategies._ecma import property_spans
 from littleghost_testing.strategies._patterns import characters_in, pattern_strings, search
@@ -72,3 +74,30 @@ def test_characters_in_draws_every_character_of_its_spans_and_no_other() -> None
 def test_the_simplest_character_of_a_property_is_its_first() -> None:
     values = _draw(pattern_strings("^\\p{Letter}+$"), 1)
     assert values == ["A"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "escape"),
+    [("\\p{Foo}", "\\p{Foo}"), ("^[a-z\\P{NotAProperty}]+$", "\\P{NotAProperty}")],
+)
+def test_an_unknown_unicode_property_is_refused_by_name_as_the_validator_refuses_it(
+    pattern: str, escape: str
+) -> None:
+    schema = {"type": "string", "pattern": pattern}
+    with pytest.raises(ConfigurationError) as refused:
+        SchemaValidator(schema)  # what Tool.execute validates with
+    assert f"{escape!r} names no Unicode property" in str(refused.value)
+    for strategy in (from_schema, invalid_inputs):
+        with pytest.raises(SchemaError) as error:
+            strategy(schema).validate()
+        assert str(error.value) == str(refused.value)
+
+
+def test_a_property_the_validator_knows_is_honoured() -> None:
+    # The suite's own case, spelled as the validator also accepts it (a general category).
+    schema = {**_case("pattern with Unicode property escape requires unicode mode")}
+    schema["pattern"] = "^\\p{L}{2}$"
+    validator = SchemaValidator(schema)
+    values = _draw(from_schema(schema), 10)
+    assert all(validator.is_valid(value) for value in values)
+    assert any(isinstance(value, str) and not value.isascii() for value in values)
