@@ -46,8 +46,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "tool_schemas"
 SUITE = ROOT / "tests" / "data" / "json_schema_test_suite" / "cases.json"
-# A schema still drawing after this long counts as a timeout in --suite.
+# A schema still drawing after this long counts as a timeout in --suite (wall seconds, or with
+# --cpu-budget this process's CPU seconds: on a loaded machine, wall time times out schemas
+# that draw in a few CPU seconds).
 SUITE_SECONDS = 20
+# How many of the slowest schemas the --suite report lists.
+_SLOWEST = 5
 
 
 def measure_one(strategy_for: Any, schema: Any, examples: int) -> dict[str, Any]:
@@ -336,11 +340,14 @@ class _Late(BaseException):
 def _on_alarm(signum: int, frame: Any) -> None:
     import signal
 
-    signal.alarm(1)  # again, in case this one lands where Python ignores it (a gc callback)
+    # Again, in case this one lands where Python ignores it (a gc callback).
+    signal.setitimer(signal.ITIMER_PROF if signum == signal.SIGPROF else signal.ITIMER_REAL, 1)
     raise _Late
 
 
-def _suite_one(schema: Any, tests: list[dict[str, Any]], examples: int) -> dict[str, Any]:
+def _suite_one(
+    schema: Any, tests: list[dict[str, Any]], examples: int, cpu_budget: bool = False
+) -> dict[str, Any]:
     import signal
 
     from hypothesis.errors import FailedHealthCheck, Unsatisfiable
@@ -353,9 +360,11 @@ def _suite_one(schema: Any, tests: list[dict[str, Any]], examples: int) -> dict[
     row: dict[str, Any] = {"valid_error": None, "invalid_error": None, "false_claim": False}
     values: list[Any] = []
     broken: list[Any] = []
-    signal.signal(signal.SIGALRM, _on_alarm)
+    timer = signal.ITIMER_PROF if cpu_budget else signal.ITIMER_REAL
+    signal.signal(signal.SIGPROF if cpu_budget else signal.SIGALRM, _on_alarm)
     for part in ("valid", "invalid"):
-        signal.alarm(SUITE_SECONDS)
+        started, cpu_started = time.perf_counter(), time.process_time()
+        signal.setitimer(timer, SUITE_SECONDS)
         try:
             strategy = _ours(schema) if part == "valid" else _ours_invalid(schema)
             (values if part == "valid" else broken).extend(_draw(strategy, examples))
@@ -364,7 +373,7 @@ def _suite_one(schema: Any, tests: list[dict[str, Any]], examples: int) -> dict[
             row["false_claim"] = row["false_claim"] or (claim and rejects_some)
             row[f"{part}_error"] = ("refused", str(error)[:160])
         except _Late:
-            row[f"{part}_error"] = ("timeout", f"past {SUITE_SECONDS} s")
+            row[f"{part}_error"] = ("timeout", f"past {SUITE_SECONDS} s{' CPU' * cpu_budget}")
         except FailedHealthCheck as error:
             row[f"{part}_error"] = ("health check", str(error).strip().splitlines()[0][:160])
         except Unsatisfiable as error:
@@ -372,7 +381,10 @@ def _suite_one(schema: Any, tests: list[dict[str, Any]], examples: int) -> dict[
         except Exception as error:
             row[f"{part}_error"] = ("exception", f"{type(error).__name__}: {str(error)[:160]}")
         finally:
-            signal.alarm(0)
+            signal.setitimer(timer, 0)
+            row[f"{part}_seconds"] = [
+                round(time.perf_counter() - started, 2), round(time.process_time() - cpu_started, 2)
+            ]  # fmt: skip
     row["invalid_values"] = sum(not oracle(value) for value in values)
     row["valid_inputs"] = sum(oracle(record.value) for record in broken)
     try:
@@ -458,6 +470,10 @@ def suite_report(rows: list[dict[str, Any]], examples: int, seconds: float) -> N
             if row[key][1] and row[key][0] / row[key][1] < 0.9:
                 print(f"  {row['name']}: {key} coverage {row[key][0]}/{row[key][1]}, "
                       f"missed {row.get('missed', [])[:4]}")  # fmt: skip
+    timed = [row for row in rows if "valid_seconds" in row]  # older --json files have none
+    print("\nslowest (wall / CPU seconds to build and draw, valid; invalid):")
+    for row in sorted(timed, key=_cpu_seconds, reverse=True)[:_SLOWEST]:
+        print(f"  {row['name']}: {row['valid_seconds']}; {row['invalid_seconds']}")
     print("\nrefusals (SchemaError):")
     for row in rows:
         for key in ("valid_error", "invalid_error"):
@@ -465,7 +481,11 @@ def suite_report(rows: list[dict[str, Any]], examples: int, seconds: float) -> N
                 print(f"  {row['name']} [{key}]: {row[key][1]}")
 
 
-def suite(examples: int, only: str | None = None) -> dict[str, Any]:
+def _cpu_seconds(row: dict[str, Any]) -> float:
+    return row["valid_seconds"][1] + row["invalid_seconds"][1]
+
+
+def suite(examples: int, only: str | None = None, cpu_budget: bool = False) -> dict[str, Any]:
     """The strategies judged by ``jsonschema`` on every vendored JSON-Schema-Test-Suite schema
     (or on those whose name, ``file: description``, contains ``only``)."""
     started = time.perf_counter()
@@ -473,7 +493,7 @@ def suite(examples: int, only: str | None = None) -> dict[str, Any]:
     for name, schema, tests in load_suite():
         if only is not None and only not in name:
             continue
-        row = _suite_one(schema, tests, examples)
+        row = _suite_one(schema, tests, examples, cpu_budget)
         row["name"] = name
         rows.append(row)
     seconds = time.perf_counter() - started
@@ -494,6 +514,9 @@ def main() -> None:
     parser.add_argument("--coverage", action="store_true", help="measure shape coverage instead")
     parser.add_argument("--suite", action="store_true", help="judge JSON-Schema-Test-Suite cases")
     parser.add_argument("--only", help="--suite: only the cases whose name contains this")
+    parser.add_argument(
+        "--cpu-budget", action="store_true", help="--suite: time out on CPU, not wall, seconds"
+    )
     parser.add_argument("--report", type=Path, help="print the figures of a saved --suite --json")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -505,7 +528,7 @@ def main() -> None:
         suite_report(saved["schemas"], args.examples, saved.get("seconds", 0.0))
         return
     if args.suite:
-        found = suite(args.examples, args.only)
+        found = suite(args.examples, args.only, args.cpu_budget)
         if args.json:
             args.json.write_text(json.dumps(found, indent=1, default=repr))
         return

@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import re
 
+import jsonschema_rs
+
 from .._schema import LETTER_ESCAPES
 
 __all__ = ["MAX_PATTERN_REPETITIONS", "pattern_problem", "pattern_size"]
@@ -155,6 +157,9 @@ class _Reader:
         closing = {"p": "}", "P": "}", "u": "}", "k": ">"}.get(letter)
         if closing is not None and pattern.startswith("{<"[closing == ">"], self.pos):
             end = pattern.find(closing, self.pos)
+            escape = pattern[self.pos - 2 : end + 1]
+            if letter in "pP" and end >= 0 and not _names_a_property(escape):
+                raise NotEcma(f"{escape!r} names no Unicode property")
             self.pos = len(pattern) if end < 0 else end + 1
         return letter
 
@@ -174,6 +179,20 @@ class _Reader:
             if char == "[" and pattern.startswith((":", "=", "."), self.pos + 1):
                 raise NotEcma(f"the POSIX class syntax {pattern[self.pos : self.pos + 2]!r}")
             self.pos += 1
+
+
+@functools.lru_cache(maxsize=256)
+def _names_a_property(escape: str) -> bool:
+    """Whether the validator's engine knows the property of ``escape`` (``\\p{Letter}``).
+
+    Asked here, so that an unknown one is refused naming it, not as a pattern
+    that "is not a regex"; the engine's answer keeps the refusal its own.
+    """
+    try:
+        jsonschema_rs.validator_for({"pattern": escape}, validate_formats=False)
+    except jsonschema_rs.ValidationError:
+        return False
+    return True
 
 
 def _count(counted: re.Match[str]) -> int:

@@ -33,7 +33,7 @@ from littleghost._schema import (
 
 from ._errors import SchemaError, Unsupported
 
-__all__ = ["MAX_GROUP_DEPTH", "Piece", "Translation", "translate"]
+__all__ = ["MAX_GROUP_DEPTH", "Piece", "Spans", "Translation", "translate"]
 
 _QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
 _MODIFIERS = re.compile(r"\?[ims]*(?:-[ims]+)?:")
@@ -44,6 +44,9 @@ _MAX_CODE_POINT = 0x10FFFF
 # Groups nested deeper than this are not translated (the translator recurses per group).
 MAX_GROUP_DEPTH = 100
 
+Spans = tuple[tuple[int, int], ...]
+"""Inclusive runs of code points, in order: the characters of a ``\\p{...}`` escape."""
+
 
 @dataclass(frozen=True, slots=True)
 class Piece:
@@ -52,6 +55,9 @@ class Piece:
     atom: str
     low: int
     high: float
+    # The atom's characters when it is a ``\\p{...}`` escape: Hypothesis's ``from_regex``
+    # lists a class character by character, over a second for ``\\p{Letter}``.
+    spans: Spans | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +86,8 @@ class _Translator:
         self.anchored_end = False
         self.biased = any("(" + look in pattern for look in _LOOKAROUND)
         self.approximate = False
+        # The code points of the atom just read, when it is a bare ``\\p{...}``.
+        self.spans: Spans | None = None
 
     def fail(self, what: str) -> SchemaError:
         return Unsupported(f"pattern {self.pattern!r}: {what} cannot be generated")
@@ -116,11 +124,13 @@ class _Translator:
             else:
                 self.unshaped()
             return r"\Z"
+        self.spans = None
         atom, width_one = self.atom()
+        spans = self.spans
         low, high, source = self.quantifier()
         if top and self.pieces is not None:
             if width_one:
-                self.pieces.append(Piece(atom, low, high))
+                self.pieces.append(Piece(atom, low, high, spans))
             else:
                 self.unshaped()
         return atom + source
@@ -305,10 +315,14 @@ class _Translator:
             end = self.pattern.find("}", self.pos)
             name = self.pattern[self.pos + 1 : end] if end > 0 else ""
             self.pos = end + 1
-            ranges = property_ranges(name, negated=char == "P")
-            if not ranges:
+            spans = property_spans(name, negated=char == "P")
+            if not spans:
                 raise self.fail(f"the property escape \\{char}{{{name}}}")
-            return ranges if in_class else f"[{ranges}]"
+            ranges = "".join(_class_range(first, last) for first, last in spans)
+            if in_class:
+                return ranges
+            self.spans = spans
+            return f"[{ranges}]"
         if char.isascii() and char.isalnum():
             raise self.fail(f"the escape \\{char}")
         return re.escape(char)
@@ -338,22 +352,22 @@ def _every_character() -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def property_ranges(name: str, *, negated: bool) -> str:
-    """The code points of ``\\p{name}`` (or ``\\P``) as Python class ranges; "" if unknown."""
+def property_spans(name: str, *, negated: bool) -> Spans:
+    """The code points of ``\\p{name}`` (or ``\\P``), surrogates left out; empty if unknown."""
     import regex  # a dependency of littleghost: the engine for patterns jsonschema-rs cannot run
 
     try:
         compiled = regex.compile(("\\P{%s}" if negated else "\\p{%s}") % name + "+")
     except regex.error:
-        return ""
-    out: list[str] = []
+        return ()
+    out: list[tuple[int, int]] = []
     for match in compiled.finditer(_every_character()):
         first, last = _code_point(match.start()), _code_point(match.end() - 1)
-        if first < 0xD800 < last:  # a run across the surrogates: two ranges
-            out += [_class_range(first, 0xD7FF), _class_range(0xE000, last)]
+        if first < 0xD800 < last:  # a run across the surrogates: two spans
+            out += [(first, 0xD7FF), (0xE000, last)]
         else:
-            out.append(_class_range(first, last))
-    return "".join(out)
+            out.append((first, last))
+    return tuple(out)
 
 
 def _code_point(index: int) -> int:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -15,7 +17,7 @@ from hypothesis.errors import NoSuchExample, Unsatisfiable
 from littleghost import ConfigurationError
 from littleghost._validation import SchemaValidator, compile_instance_validator
 
-from ._ecma import Piece, translate
+from ._ecma import Piece, Spans, translate
 from ._errors import SchemaError, Unsupported
 
 __all__ = ["matcher", "pattern_strings", "search"]
@@ -106,11 +108,34 @@ def _shaped(
     limit = math.inf if max_size is None else max_size
     if sum(piece.low for piece in pieces) > limit or sum(piece.high for piece in pieces) < min_size:
         raise SchemaError(f"pattern {pattern!r} matches no string of length {min_size}..{max_size}")
-    atoms = [st.from_regex(re.compile(piece.atom, re.ASCII), fullmatch=True) for piece in pieces]
+    atoms = [
+        st.from_regex(re.compile(piece.atom, re.ASCII), fullmatch=True)
+        if piece.spans is None
+        else characters_in(piece.spans)
+        for piece in pieces
+    ]
     lows = [piece.low for piece in pieces]
     highs = [piece.high for piece in pieces]
 
     return _fitted(atoms, lows, highs, min_size, limit)
+
+
+@functools.lru_cache(maxsize=64)
+def characters_in(spans: Spans) -> st.SearchStrategy[str]:
+    """One character from ``spans``, picked by its index among them (shrinks to the first).
+
+    ``st.from_regex`` would list the class character by character on its first
+    draw: 1.3 s of CPU for ``\\p{Letter}``'s 140 000, more than a 50-value run.
+    """
+    firsts = [first for first, _ in spans]
+    # The index, among all the spans' characters, of each span's first one.
+    starts = list(itertools.accumulate((last - first + 1 for first, last in spans), initial=0))
+
+    def nth(index: int) -> str:
+        span = bisect.bisect_right(starts, index) - 1
+        return chr(firsts[span] + index - starts[span])
+
+    return st.integers(0, starts[-1] - 1).map(nth)
 
 
 # Module level: Hypothesis inspects a composite's source once, when it is decorated.
