@@ -132,6 +132,10 @@ def coverage_of(
         walker.constraints(walker.root, "$", (), out.targets)
         for record in invalid:
             out.reached.add(walker.broken(record))
+        unbroken = sorted(out.targets - out.reached - set(missed))[:MAX_REACHABILITY_CHECKS]
+        unbreakable = {target for target in unbroken if not walker.breakable(target)}
+        out.unreachable |= unbreakable
+        out.targets -= unbreakable
     return out
 
 
@@ -265,6 +269,45 @@ class _Walker:
             {**self.root, "allOf": [*self.root.get("allOf", ()), narrowed]}, []
         )
 
+    def breakable(self, target: Target) -> bool:
+        """Whether an input can break a (missed) constraint alone: the root schema without
+        that keyword wherever it governs the location, with the location present, is
+        satisfiable. Any such input passes that schema (the keyword was its one failure), so
+        if none does, no input breaks the keyword alone. Judged for constraints at a chain of
+        declared properties (``$.a.b``); others count as breakable.
+
+        ``type`` at ``$.foo`` beside a doubled ``not`` that wants ``bar``, under
+        ``unevaluatedProperties: false``: every object with ``foo`` also has ``bar``, which
+        nothing evaluates, so no input breaks ``foo``'s type alone.
+        """
+        _, keyword, at = target
+        if (
+            keyword == "required"
+            or not _KEYS.fullmatch(at)
+            or not isinstance(self.root, dict)
+            or any(not ref.startswith(_LOCAL_DEFS) for ref in _refs(self.root))
+        ):
+            return True  # a reference to the root (or into it) would carry the narrowing
+        keys = [match.group(1) for match in _KEY.finditer(at, 1)]
+        governing = {id(node) for node in self._governing(keys) if keyword in node}
+        relaxed = _without(self.root, keyword, governing)
+        present: Schema = True
+        for key in reversed(keys):
+            present = {"type": "object", "required": [key], "properties": {key: present}}
+        return _builds({**relaxed, "allOf": [*relaxed.get("allOf", ()), present]})
+
+    def _governing(self, keys: list[str]) -> list[dict[str, Any]]:
+        """Every subschema that applies at a chain of keys: through ``$ref`` and ``allOf``,
+        ``properties``, matching ``patternProperties`` and ``additionalProperties``."""
+        nodes = [node for node, _ in self.resolve(self.root, ())]
+        for key in keys:
+            children = [child for node in nodes for child in _children(node, key)]
+            for node in nodes:
+                patterns = node.get("patternProperties", {})
+                children += [schema for pattern, schema in patterns.items() if search(pattern, key)]
+            nodes = [node for child in children for node, _ in self.resolve(child, ())]
+        return nodes
+
     def _steps(self, at: str) -> list[str | Schema] | None:
         """The steps to a location: a key for ``.key``, the branch's schema for ``/anyOf/1``;
         None where that is not one schema (two branches share the location) or a branch
@@ -292,15 +335,9 @@ class _Walker:
     def _satisfiable(self, schema: Schema, excluded: list[Schema]) -> bool:
         """Whether a value passes ``schema`` and none of ``excluded`` (the other ``oneOf``
         branches: a value two branches accept reaches neither)."""
-        from ._api import from_schema  # the strategies judge what can be generated
-
         if excluded:
             schema = {"allOf": [schema], "not": {"anyOf": excluded}}
-        try:
-            from_schema(schema if not isinstance(schema, dict) else {**schema, **self._defs()})
-        except SchemaError:
-            return False
-        return True
+        return _builds(schema if not isinstance(schema, dict) else {**schema, **self._defs()})
 
     def _defs(self) -> dict[str, Any]:
         root = self.root if isinstance(self.root, dict) else {}
@@ -457,6 +494,8 @@ _SHAPES: dict[str, Any] = {
     "boolean": lambda value: {"const": value == "true"},
     "type": lambda kind: {"type": kind},
 }
+_KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)")
+_KEYS = re.compile(rf"\$(?:{_KEY.pattern})*")
 _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|/(anyOf|oneOf)/(\d+)")
 _STEPS = re.compile(rf"(?:{_STEP.pattern})*")
 _RESOURCES = ("$id", "$anchor", "$dynamicAnchor")
@@ -474,6 +513,33 @@ def _refs(schema: Any) -> Iterator[str]:
     elif isinstance(schema, list):
         for item in schema:
             yield from _refs(item)
+
+
+def _builds(schema: Schema) -> bool:
+    """Whether ``from_schema`` builds values of ``schema`` (a contradiction, or none of its
+    fixed draws passing the validator, is a ``SchemaError``)."""
+    from ._api import from_schema  # the strategies judge what can be generated
+
+    try:
+        from_schema(schema)
+    except SchemaError:
+        return False
+    return True
+
+
+def _without(schema: Any, keyword: str, nodes: set[int]) -> Any:
+    """A copy of a schema's JSON with ``keyword`` left out of the subschemas in ``nodes``
+    (by identity)."""
+    if isinstance(schema, dict):
+        drop = id(schema) in nodes
+        return {
+            key: _without(value, keyword, nodes)
+            for key, value in schema.items()
+            if not (drop and key == keyword)
+        }
+    if isinstance(schema, list):
+        return [_without(item, keyword, nodes) for item in schema]
+    return schema
 
 
 def _keys(schema: Any) -> Iterator[str]:
