@@ -241,8 +241,8 @@ class _Walker:
     def reachable(self, target: Target) -> bool:
         """Whether a valid value can reach a (missed) shape: the root schema with the shape
         required where it belongs is satisfiable. Judged for shapes at a chain of declared
-        properties and ``anyOf``/``oneOf`` branches (``$.a/anyOf/0.b``: the value at ``$.a``
-        must pass that branch too); others count as reachable.
+        properties, array items and ``anyOf``/``oneOf`` branches (``$.a[]/anyOf/0.b``: an
+        item of ``$.a`` must pass that branch too); others count as reachable.
 
         The walk sees one subschema at a time; this sees them all: ``present`` for a key
         that ``dependentSchemas`` or an ``unevaluatedProperties: false`` elsewhere forbids
@@ -261,7 +261,9 @@ class _Walker:
             return True  # a reference to the root (or into it) would carry the narrowing
         narrowed: Schema = shape(*rest)
         for step in reversed(steps):
-            if isinstance(step, str):
+            if step == _ITEMS:  # some item (`contains` evaluates items, as `items` does)
+                narrowed = {"type": "array", "contains": narrowed}
+            elif isinstance(step, str):
                 narrowed = {"type": "object", "required": [step], "properties": {step: narrowed}}
             else:
                 narrowed = {"allOf": [step, narrowed]}
@@ -309,16 +311,21 @@ class _Walker:
         return nodes
 
     def _steps(self, at: str) -> list[str | Schema] | None:
-        """The steps to a location: a key for ``.key``, the branch's schema for ``/anyOf/1``;
-        None where that is not one schema (two branches share the location) or a branch
-        declares a resource (``$id``, an anchor) that a copy would declare twice."""
+        """The steps to a location: a key for ``.key``, ``_ITEMS`` for ``[]``, the branch's
+        schema for ``/anyOf/1``; None where that is not one schema (two branches share the
+        location) or a branch declares a resource (``$id``, an anchor) that a copy would
+        declare twice."""
         if not at.startswith("$") or not _STEPS.fullmatch(at, 1):
             return None
         steps: list[str | Schema] = []
         schemas: list[Schema] = [self.root]
         for match in _STEP.finditer(at, 1):
-            key, keyword, index = match.groups()
+            key, items, keyword, index = match.groups()
             nodes = [node for schema in schemas for node, _ in self.resolve(schema, ())]
+            if items is not None:
+                steps.append(_ITEMS)
+                schemas = [n["items"] for n in nodes if isinstance(n.get("items"), dict)]
+                continue
             if key is not None:
                 steps.append(key)
                 schemas = [n["properties"][key] for n in nodes if key in n.get("properties", {})]
@@ -496,7 +503,8 @@ _SHAPES: dict[str, Any] = {
 }
 _KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)")
 _KEYS = re.compile(rf"\$(?:{_KEY.pattern})*")
-_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|/(anyOf|oneOf)/(\d+)")
+_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|(\[\])|/(anyOf|oneOf)/(\d+)")
+_ITEMS = "[]"  # the step into an array's items (past any prefixItems)
 _STEPS = re.compile(rf"(?:{_STEP.pattern})*")
 _RESOURCES = ("$id", "$anchor", "$dynamicAnchor")
 _LOCAL_DEFS = ("#/$defs/", "#/definitions/")

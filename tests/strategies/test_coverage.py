@@ -210,3 +210,19 @@ def test_no_object_with_foo_breaks_only_its_type(value: dict[str, Any]) -> None:
     # The proof the measure relies on, checked by the validator on arbitrary objects.
     found = SchemaValidator(UNEVALUATED_WITH_NOT).violations({**value, "foo": 1})
     assert {(v.keyword, v.path) for v in found} - {("type", "$.foo")}
+
+
+def test_a_shape_inside_array_items_is_judged_for_reachability() -> None:
+    # As DynamoDB's compute_performances_and_costs: a oneOf discriminator in each item. An item
+    # without `op` passes both branches, so "absent" is unreachable in each.
+    def branch(op: str, *required: str) -> dict[str, Any]:
+        properties = {"op": {"const": op}, "x": {"type": "string"}, "y": {"type": "integer"}}
+        return {"type": "object", "properties": properties, "required": ["x", *required]}
+
+    def listing(*branches: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "array", "items": {"oneOf": list(branches)}}
+
+    absent = ("absent", "$[]/oneOf/0", "op")
+    assert absent in coverage_of(listing(branch("a"), branch("b")), []).unreachable
+    # Where the other branch needs `y`, an item with `x` alone passes the first one only.
+    assert absent in coverage_of(listing(branch("a"), branch("b", "y")), []).missed
