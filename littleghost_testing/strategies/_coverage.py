@@ -291,8 +291,9 @@ class _Walker:
         ):
             return True  # a reference to the root (or into it) would carry the narrowing
         keys = [match.group(1) for match in _KEY.finditer(at, 1)]
-        governing = {id(node) for node in self._governing(keys) if keyword in node}
-        relaxed = _without(self.root, keyword, governing)
+        left_out = _RELAXED.get(keyword, (keyword,))
+        governing = {id(node) for node in self._governing(keys) if any(k in node for k in left_out)}
+        relaxed = _without(self.root, left_out, governing)
         present: Schema = True
         for key in reversed(keys):
             present = {"type": "object", "required": [key], "properties": {key: present}}
@@ -440,7 +441,8 @@ class _Walker:
         ``properties`` declares it (``required`` targets are per key)."""
         steps = list(_PATH_PART.finditer(record.path))
         if record.keyword != "required" or not steps:
-            return ("break", record.keyword, self.locate(record.path))
+            keyword = _SPELLED.get(record.keyword, record.keyword)
+            return ("break", keyword, self.locate(record.path))
         last = steps[-1]
         name, _, quoted = last.groups()
         key = name if name is not None else json.loads(quoted)
@@ -501,6 +503,16 @@ _SHAPES: dict[str, Any] = {
     "boolean": lambda value: {"const": value == "true"},
     "type": lambda kind: {"type": kind},
 }
+# Keywords left out with a constraint judged for reachability: an input with no matching
+# item breaks `minContains`, which `contains` alone would still rule out.
+_RELAXED = {
+    "contains": ("contains", "minContains", "maxContains"),
+    "minContains": ("contains", "minContains", "maxContains"),
+    "maxContains": ("contains", "minContains", "maxContains"),
+}
+# The 2020-12 name of a keyword the validator spells as an older draft does (the array form
+# of draft-7 `dependencies`).
+_SPELLED = {"dependencies": "dependentRequired"}
 _KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)")
 _KEYS = re.compile(rf"\$(?:{_KEY.pattern})*")
 _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|(\[\])|/(anyOf|oneOf)/(\d+)")
@@ -535,18 +547,18 @@ def _builds(schema: Schema) -> bool:
     return True
 
 
-def _without(schema: Any, keyword: str, nodes: set[int]) -> Any:
-    """A copy of a schema's JSON with ``keyword`` left out of the subschemas in ``nodes``
+def _without(schema: Any, keywords: tuple[str, ...], nodes: set[int]) -> Any:
+    """A copy of a schema's JSON with ``keywords`` left out of the subschemas in ``nodes``
     (by identity)."""
     if isinstance(schema, dict):
         drop = id(schema) in nodes
         return {
-            key: _without(value, keyword, nodes)
+            key: _without(value, keywords, nodes)
             for key, value in schema.items()
-            if not (drop and key == keyword)
+            if not (drop and key in keywords)
         }
     if isinstance(schema, list):
-        return [_without(item, keyword, nodes) for item in schema]
+        return [_without(item, keywords, nodes) for item in schema]
     return schema
 
 
@@ -566,6 +578,12 @@ def _alone(node: dict[str, Any]) -> list[str]:
     found = [keyword for keyword in _BREAKABLE if keyword in node and _can_fail(keyword, node)]
     if "type" in node and "enum" not in node and "const" not in node:
         found.append("type")
+    if "contains" in node and node.get("minContains", 1) > 0:
+        found.append(_too_few_matches(node))
+    if "contains" in node and "maxContains" in node and "maxContains" not in found:
+        found.append("maxContains")
+    if any(node.get("dependentRequired", {}).values()):
+        found.append("dependentRequired")
     for inclusive, exclusive in _BOUND_PAIRS:
         if inclusive in node and exclusive in node:
             looser = inclusive if _looser(inclusive, node) else exclusive
@@ -574,6 +592,13 @@ def _alone(node: dict[str, Any]) -> list[str]:
     if node.get("minLength") == 1 and isinstance(pattern, str) and not _matches_empty(pattern):
         found.remove("minLength")  # the empty string breaks the pattern too
     return found
+
+
+def _too_few_matches(node: dict[str, Any]) -> str:
+    """The keyword the validator names for an array with too few items matching ``contains``:
+    ``minContains`` if given, else ``maxContains`` if given (its check counts them all), else
+    ``contains``."""
+    return next((k for k in ("minContains", "maxContains") if k in node), "contains")
 
 
 def _can_fail(keyword: str, node: dict[str, Any]) -> bool:

@@ -226,3 +226,25 @@ def test_a_shape_inside_array_items_is_judged_for_reachability() -> None:
     assert absent in coverage_of(listing(branch("a"), branch("b")), []).unreachable
     # Where the other branch needs `y`, an item with `x` alone passes the first one only.
     assert absent in coverage_of(listing(branch("a"), branch("b", "y")), []).missed
+
+
+def test_contains_and_dependent_required_are_constraints() -> None:
+    def breaks(schema: dict[str, Any]) -> set[tuple[str, ...]]:
+        return {t for t in coverage_of(schema, [], []).targets if t[0] == "break"}
+
+    assert breaks({"contains": {"const": 1}}) == {("break", "contains", "$")}
+    assert breaks({"contains": {"const": 1}, "minContains": 0}) == set()
+    assert breaks({"contains": {"const": 1}, "minContains": 2, "maxContains": 3}) == {
+        ("break", "minContains", "$"),
+        ("break", "maxContains", "$"),
+    }
+    # Beside maxContains alone, the validator names too few matches `maxContains` too.
+    assert breaks({"contains": {"const": 1}, "maxContains": 1}) == {("break", "maxContains", "$")}
+    assert breaks({"dependentRequired": {"a": ["b"], "c": []}}) == {
+        ("break", "dependentRequired", "$")
+    }
+    # Draft 7's array form of `dependencies` is the same target, spelled as the draft does.
+    draft_7 = {"$schema": "http://json-schema.org/draft-07/schema#", "dependencies": {"a": ["b"]}}
+    found = coverage_of(draft_7, [], [InvalidInput({"a": 1}, "dependencies", "$")])
+    assert found.reached >= {("break", "dependentRequired", "$")}
+    assert found.missed == []

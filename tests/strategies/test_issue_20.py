@@ -160,3 +160,14 @@ def test_a_bound_is_also_broken_just_past_it(
     # broken alone only between them: the input nearest the bound is one of them.
     schema = {"type": kinds, keyword: bound}
     assert edge in [record.value for record in broken(schema)]
+
+
+def test_an_all_of_part_s_own_contains_is_broken() -> None:
+    # unevaluatedItems.json: "unevaluatedItems depends on multiple nested contains". Two parts'
+    # `contains` cannot merge into one node; [3] or [2] breaks one of them alone.
+    schema = {
+        "allOf": [{"contains": {"multipleOf": 2}}, {"contains": {"multipleOf": 3}}],
+        "unevaluatedItems": {"multipleOf": 5},
+    }
+    records = broken(schema, 50)
+    assert ("contains", "$") in {(record.keyword, record.path) for record in records}
