@@ -171,3 +171,23 @@ def test_an_all_of_part_s_own_contains_is_broken() -> None:
     }
     records = broken(schema, 50)
     assert ("contains", "$") in {(record.keyword, record.path) for record in records}
+
+
+def test_a_doubled_not_is_built_as_the_schema_it_negates_twice() -> None:
+    # unevaluatedProperties.json: "unevaluatedProperties with not", without the closing keyword.
+    # Filtering by "not (not required bar)" starved: no object was ever drawn.
+    schema = {
+        "not": {"not": {"properties": {"bar": {"const": "bar"}}, "required": ["bar"]}},
+        "properties": {"foo": {"type": "string"}},
+    }
+    values: list[Any] = []
+
+    @settings(max_examples=50, database=None, deadline=None, derandomize=True)
+    @given(from_schema(schema))
+    def run(value: Any) -> None:
+        values.append(value)
+
+    run()
+    objects = [value for value in values if isinstance(value, dict)]
+    assert objects and all(value["bar"] == "bar" for value in objects)
+    assert all(SchemaValidator(schema).is_valid(value) for value in values)
