@@ -132,6 +132,10 @@ def coverage_of(
         walker.constraints(walker.root, "$", (), out.targets)
         for record in invalid:
             out.reached.add(walker.broken(record))
+        unbroken = sorted(out.targets - out.reached - set(missed))[:MAX_REACHABILITY_CHECKS]
+        unbreakable = {target for target in unbroken if not walker.breakable(target)}
+        out.unreachable |= unbreakable
+        out.targets -= unbreakable
     return out
 
 
@@ -237,8 +241,8 @@ class _Walker:
     def reachable(self, target: Target) -> bool:
         """Whether a valid value can reach a (missed) shape: the root schema with the shape
         required where it belongs is satisfiable. Judged for shapes at a chain of declared
-        properties and ``anyOf``/``oneOf`` branches (``$.a/anyOf/0.b``: the value at ``$.a``
-        must pass that branch too); others count as reachable.
+        properties, array items and ``anyOf``/``oneOf`` branches (``$.a[]/anyOf/0.b``: an
+        item of ``$.a`` must pass that branch too); others count as reachable.
 
         The walk sees one subschema at a time; this sees them all: ``present`` for a key
         that ``dependentSchemas`` or an ``unevaluatedProperties: false`` elsewhere forbids
@@ -257,7 +261,9 @@ class _Walker:
             return True  # a reference to the root (or into it) would carry the narrowing
         narrowed: Schema = shape(*rest)
         for step in reversed(steps):
-            if isinstance(step, str):
+            if step == _ITEMS:  # some item (`contains` evaluates items, as `items` does)
+                narrowed = {"type": "array", "contains": narrowed}
+            elif isinstance(step, str):
                 narrowed = {"type": "object", "required": [step], "properties": {step: narrowed}}
             else:
                 narrowed = {"allOf": [step, narrowed]}
@@ -265,17 +271,62 @@ class _Walker:
             {**self.root, "allOf": [*self.root.get("allOf", ()), narrowed]}, []
         )
 
+    def breakable(self, target: Target) -> bool:
+        """Whether an input can break a (missed) constraint alone: the root schema without
+        that keyword wherever it governs the location, with the location present, is
+        satisfiable. Any such input passes that schema (the keyword was its one failure), so
+        if none does, no input breaks the keyword alone. Judged for constraints at a chain of
+        declared properties (``$.a.b``); others count as breakable.
+
+        ``type`` at ``$.foo`` beside a doubled ``not`` that wants ``bar``, under
+        ``unevaluatedProperties: false``: every object with ``foo`` also has ``bar``, which
+        nothing evaluates, so no input breaks ``foo``'s type alone.
+        """
+        _, keyword, at = target
+        if (
+            keyword == "required"
+            or not _KEYS.fullmatch(at)
+            or not isinstance(self.root, dict)
+            or any(not ref.startswith(_LOCAL_DEFS) for ref in _refs(self.root))
+        ):
+            return True  # a reference to the root (or into it) would carry the narrowing
+        keys = [match.group(1) for match in _KEY.finditer(at, 1)]
+        left_out = _RELAXED.get(keyword, (keyword,))
+        governing = {id(node) for node in self._governing(keys) if any(k in node for k in left_out)}
+        relaxed = _without(self.root, left_out, governing)
+        present: Schema = True
+        for key in reversed(keys):
+            present = {"type": "object", "required": [key], "properties": {key: present}}
+        return _builds({**relaxed, "allOf": [*relaxed.get("allOf", ()), present]})
+
+    def _governing(self, keys: list[str]) -> list[dict[str, Any]]:
+        """Every subschema that applies at a chain of keys: through ``$ref`` and ``allOf``,
+        ``properties``, matching ``patternProperties`` and ``additionalProperties``."""
+        nodes = [node for node, _ in self.resolve(self.root, ())]
+        for key in keys:
+            children = [child for node in nodes for child in _children(node, key)]
+            for node in nodes:
+                patterns = node.get("patternProperties", {})
+                children += [schema for pattern, schema in patterns.items() if search(pattern, key)]
+            nodes = [node for child in children for node, _ in self.resolve(child, ())]
+        return nodes
+
     def _steps(self, at: str) -> list[str | Schema] | None:
-        """The steps to a location: a key for ``.key``, the branch's schema for ``/anyOf/1``;
-        None where that is not one schema (two branches share the location) or a branch
-        declares a resource (``$id``, an anchor) that a copy would declare twice."""
+        """The steps to a location: a key for ``.key``, ``_ITEMS`` for ``[]``, the branch's
+        schema for ``/anyOf/1``; None where that is not one schema (two branches share the
+        location) or a branch declares a resource (``$id``, an anchor) that a copy would
+        declare twice."""
         if not at.startswith("$") or not _STEPS.fullmatch(at, 1):
             return None
         steps: list[str | Schema] = []
         schemas: list[Schema] = [self.root]
         for match in _STEP.finditer(at, 1):
-            key, keyword, index = match.groups()
+            key, items, keyword, index = match.groups()
             nodes = [node for schema in schemas for node, _ in self.resolve(schema, ())]
+            if items is not None:
+                steps.append(_ITEMS)
+                schemas = [n["items"] for n in nodes if isinstance(n.get("items"), dict)]
+                continue
             if key is not None:
                 steps.append(key)
                 schemas = [n["properties"][key] for n in nodes if key in n.get("properties", {})]
@@ -292,15 +343,9 @@ class _Walker:
     def _satisfiable(self, schema: Schema, excluded: list[Schema]) -> bool:
         """Whether a value passes ``schema`` and none of ``excluded`` (the other ``oneOf``
         branches: a value two branches accept reaches neither)."""
-        from ._api import from_schema  # the strategies judge what can be generated
-
         if excluded:
             schema = {"allOf": [schema], "not": {"anyOf": excluded}}
-        try:
-            from_schema(schema if not isinstance(schema, dict) else {**schema, **self._defs()})
-        except SchemaError:
-            return False
-        return True
+        return _builds(schema if not isinstance(schema, dict) else {**schema, **self._defs()})
 
     def _defs(self) -> dict[str, Any]:
         root = self.root if isinstance(self.root, dict) else {}
@@ -396,7 +441,8 @@ class _Walker:
         ``properties`` declares it (``required`` targets are per key)."""
         steps = list(_PATH_PART.finditer(record.path))
         if record.keyword != "required" or not steps:
-            return ("break", record.keyword, self.locate(record.path))
+            keyword = _SPELLED.get(record.keyword, record.keyword)
+            return ("break", keyword, self.locate(record.path))
         last = steps[-1]
         name, _, quoted = last.groups()
         key = name if name is not None else json.loads(quoted)
@@ -457,7 +503,20 @@ _SHAPES: dict[str, Any] = {
     "boolean": lambda value: {"const": value == "true"},
     "type": lambda kind: {"type": kind},
 }
-_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|/(anyOf|oneOf)/(\d+)")
+# Keywords left out with a constraint judged for reachability: an input with no matching
+# item breaks `minContains`, which `contains` alone would still rule out.
+_RELAXED = {
+    "contains": ("contains", "minContains", "maxContains"),
+    "minContains": ("contains", "minContains", "maxContains"),
+    "maxContains": ("contains", "minContains", "maxContains"),
+}
+# The 2020-12 name of a keyword the validator spells as an older draft does (the array form
+# of draft-7 `dependencies`).
+_SPELLED = {"dependencies": "dependentRequired"}
+_KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)")
+_KEYS = re.compile(rf"\$(?:{_KEY.pattern})*")
+_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|(\[\])|/(anyOf|oneOf)/(\d+)")
+_ITEMS = "[]"  # the step into an array's items (past any prefixItems)
 _STEPS = re.compile(rf"(?:{_STEP.pattern})*")
 _RESOURCES = ("$id", "$anchor", "$dynamicAnchor")
 _LOCAL_DEFS = ("#/$defs/", "#/definitions/")
@@ -476,6 +535,33 @@ def _refs(schema: Any) -> Iterator[str]:
             yield from _refs(item)
 
 
+def _builds(schema: Schema) -> bool:
+    """Whether ``from_schema`` builds values of ``schema`` (a contradiction, or none of its
+    fixed draws passing the validator, is a ``SchemaError``)."""
+    from ._api import from_schema  # the strategies judge what can be generated
+
+    try:
+        from_schema(schema)
+    except SchemaError:
+        return False
+    return True
+
+
+def _without(schema: Any, keywords: tuple[str, ...], nodes: set[int]) -> Any:
+    """A copy of a schema's JSON with ``keywords`` left out of the subschemas in ``nodes``
+    (by identity)."""
+    if isinstance(schema, dict):
+        drop = id(schema) in nodes
+        return {
+            key: _without(value, keywords, nodes)
+            for key, value in schema.items()
+            if not (drop and key in keywords)
+        }
+    if isinstance(schema, list):
+        return [_without(item, keywords, nodes) for item in schema]
+    return schema
+
+
 def _keys(schema: Any) -> Iterator[str]:
     """Every key of every object inside a schema's JSON."""
     if isinstance(schema, dict):
@@ -492,6 +578,12 @@ def _alone(node: dict[str, Any]) -> list[str]:
     found = [keyword for keyword in _BREAKABLE if keyword in node and _can_fail(keyword, node)]
     if "type" in node and "enum" not in node and "const" not in node:
         found.append("type")
+    if "contains" in node and node.get("minContains", 1) > 0:
+        found.append(_too_few_matches(node))
+    if "contains" in node and "maxContains" in node and "maxContains" not in found:
+        found.append("maxContains")
+    if any(node.get("dependentRequired", {}).values()):
+        found.append("dependentRequired")
     for inclusive, exclusive in _BOUND_PAIRS:
         if inclusive in node and exclusive in node:
             looser = inclusive if _looser(inclusive, node) else exclusive
@@ -500,6 +592,13 @@ def _alone(node: dict[str, Any]) -> list[str]:
     if node.get("minLength") == 1 and isinstance(pattern, str) and not _matches_empty(pattern):
         found.remove("minLength")  # the empty string breaks the pattern too
     return found
+
+
+def _too_few_matches(node: dict[str, Any]) -> str:
+    """The keyword the validator names for an array with too few items matching ``contains``:
+    ``minContains`` if given, else ``maxContains`` if given (its check counts them all), else
+    ``contains``."""
+    return next((k for k in ("minContains", "maxContains") if k in node), "contains")
 
 
 def _can_fail(keyword: str, node: dict[str, Any]) -> bool:

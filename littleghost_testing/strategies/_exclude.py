@@ -10,6 +10,8 @@ the first branch). Per JSON type, X usually says one thing or nothing at all:
 - X has one keyword for the type with an exact negation (``minimum: 2`` becomes
   ``exclusiveMaximum: 2``, ``required: [k]`` makes ``k`` absent): the negation
   is merged in and built;
+- X is ``not Y``: ``Y`` is merged in (``not: {not: {required: [k]}}`` wants
+  ``k``, which a filter would rarely see);
 - otherwise the values are filtered by X.
 """
 
@@ -83,6 +85,13 @@ def exclude(kind: str, node: Node, negated: list[Schema], ctx: Context) -> Exclu
         except SchemaError:
             continue  # an unsatisfiable schema rejects everything already
         if not _applies(kind, flat):
+            continue
+        if set(flat) == {"allOf"} and len(flat["allOf"]) == 1 and set(flat["allOf"][0]) == {"not"}:
+            try:  # not (not Y) is Y: built, not filtered (a filter would starve on `required`)
+                inner, _ = flatten(flat["allOf"][0]["not"], ctx)
+                out.node = merge(out.node, inner)
+            except SchemaError:
+                return None  # Y accepts no value of this type
             continue
         keys = [key for key in flat if key in _FAMILIES[kind] or key in _ANY_TYPE]
         if "allOf" in keys and all(_silent_on(kind, part) for part in flat["allOf"]):

@@ -211,6 +211,15 @@ class Mutations:
                 return self._variant(merge(rest, negated), stack.push(refs), "not")
             except (SchemaError, TooDeep):
                 return []
+        if "contains" in extra and "if" not in extra:
+            # Its own `contains` (two `allOf` parts' cannot merge): the rest holds and no item
+            # matches it (`items` only steers the draw; the validator names what fails).
+            try:
+                avoiding = merge(rest, {"items": {"not": extra["contains"]}})
+            except SchemaError:
+                return []
+            valid = self._valid(avoiding, stack)
+            return [] if valid is None else [valid.map(lambda value: (value, None, None))]
         if "if" not in extra:
             return []
         found: list[st.SearchStrategy[Broken]] = []

@@ -11,6 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from littleghost._validation import SchemaValidator
 from littleghost_testing.strategies import InvalidInput
 from littleghost_testing.strategies._coverage import EXAMPLES, coverage_of, measure
 
@@ -155,7 +159,11 @@ def test_a_shape_no_valid_value_has_is_unreachable_not_missed() -> None:
         "$ref": "#/$defs/A",
         "properties": {"prop1": {"type": "string"}},
     }
-    assert coverage_of(scoped, [{}], []).unreachable == {("present", "$", "prop1")}
+    # prop1 is never present, so its type is never broken either.
+    assert coverage_of(scoped, [{}], []).unreachable == {
+        ("present", "$", "prop1"),
+        ("break", "type", "$.prop1"),
+    }
     # oneOf.json: "oneOf with empty schema": every number also matches `{}`.
     either = {"oneOf": [{"type": "number"}, {}]}
     assert ("branch", "$/oneOf/0") not in coverage_of(either, [], []).targets
@@ -169,3 +177,74 @@ def test_a_missing_key_reaches_its_own_target_where_no_property_declares_it() ->
     found = coverage_of(schema, [], broken)
     assert found.reached >= {("break", "required", "$.foo\nbar")}
     assert ("break", "required", "$.foo") in found.missed
+
+
+# unevaluatedProperties.json: "unevaluatedProperties with not". An object with `foo` must have
+# `bar` (the doubled `not`), and `not` evaluates nothing, so `bar` is unevaluated.
+UNEVALUATED_WITH_NOT = {
+    "not": {"not": {"properties": {"bar": {"const": "bar"}}, "required": ["bar"]}},
+    "properties": {"foo": {"type": "string"}},
+    "unevaluatedProperties": False,
+}
+
+
+def test_a_constraint_no_input_breaks_alone_is_unreachable_not_missed() -> None:
+    found = coverage_of(UNEVALUATED_WITH_NOT, [], [])
+    # No object is valid, so `foo` is neither present nor absent in one either.
+    assert found.unreachable == {
+        ("break", "type", "$.foo"),
+        ("present", "$", "foo"),
+        ("absent", "$", "foo"),
+    }
+    assert found.ratio == 1.0
+    # Where an `allOf` part wants `bar` instead, it evaluates `bar`: `{"foo": 1, "bar": "bar"}`
+    # breaks `type` alone, and a run without it misses the target.
+    evaluated = {**UNEVALUATED_WITH_NOT, "allOf": [UNEVALUATED_WITH_NOT["not"]["not"]]}
+    del evaluated["not"]
+    assert ("break", "type", "$.foo") in coverage_of(evaluated, [], []).missed
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(st.dictionaries(st.text(max_size=3), st.integers() | st.text(max_size=3)))
+def test_no_object_with_foo_breaks_only_its_type(value: dict[str, Any]) -> None:
+    # The proof the measure relies on, checked by the validator on arbitrary objects.
+    found = SchemaValidator(UNEVALUATED_WITH_NOT).violations({**value, "foo": 1})
+    assert {(v.keyword, v.path) for v in found} - {("type", "$.foo")}
+
+
+def test_a_shape_inside_array_items_is_judged_for_reachability() -> None:
+    # As DynamoDB's compute_performances_and_costs: a oneOf discriminator in each item. An item
+    # without `op` passes both branches, so "absent" is unreachable in each.
+    def branch(op: str, *required: str) -> dict[str, Any]:
+        properties = {"op": {"const": op}, "x": {"type": "string"}, "y": {"type": "integer"}}
+        return {"type": "object", "properties": properties, "required": ["x", *required]}
+
+    def listing(*branches: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "array", "items": {"oneOf": list(branches)}}
+
+    absent = ("absent", "$[]/oneOf/0", "op")
+    assert absent in coverage_of(listing(branch("a"), branch("b")), []).unreachable
+    # Where the other branch needs `y`, an item with `x` alone passes the first one only.
+    assert absent in coverage_of(listing(branch("a"), branch("b", "y")), []).missed
+
+
+def test_contains_and_dependent_required_are_constraints() -> None:
+    def breaks(schema: dict[str, Any]) -> set[tuple[str, ...]]:
+        return {t for t in coverage_of(schema, [], []).targets if t[0] == "break"}
+
+    assert breaks({"contains": {"const": 1}}) == {("break", "contains", "$")}
+    assert breaks({"contains": {"const": 1}, "minContains": 0}) == set()
+    assert breaks({"contains": {"const": 1}, "minContains": 2, "maxContains": 3}) == {
+        ("break", "minContains", "$"),
+        ("break", "maxContains", "$"),
+    }
+    # Beside maxContains alone, the validator names too few matches `maxContains` too.
+    assert breaks({"contains": {"const": 1}, "maxContains": 1}) == {("break", "maxContains", "$")}
+    assert breaks({"dependentRequired": {"a": ["b"], "c": []}}) == {
+        ("break", "dependentRequired", "$")
+    }
+    # Draft 7's array form of `dependencies` is the same target, spelled as the draft does.
+    draft_7 = {"$schema": "http://json-schema.org/draft-07/schema#", "dependencies": {"a": ["b"]}}
+    found = coverage_of(draft_7, [], [InvalidInput({"a": 1}, "dependencies", "$")])
+    assert found.reached >= {("break", "dependentRequired", "$")}
+    assert found.missed == []

@@ -160,3 +160,34 @@ def test_a_bound_is_also_broken_just_past_it(
     # broken alone only between them: the input nearest the bound is one of them.
     schema = {"type": kinds, keyword: bound}
     assert edge in [record.value for record in broken(schema)]
+
+
+def test_an_all_of_part_s_own_contains_is_broken() -> None:
+    # unevaluatedItems.json: "unevaluatedItems depends on multiple nested contains". Two parts'
+    # `contains` cannot merge into one node; [3] or [2] breaks one of them alone.
+    schema = {
+        "allOf": [{"contains": {"multipleOf": 2}}, {"contains": {"multipleOf": 3}}],
+        "unevaluatedItems": {"multipleOf": 5},
+    }
+    records = broken(schema, 50)
+    assert ("contains", "$") in {(record.keyword, record.path) for record in records}
+
+
+def test_a_doubled_not_is_built_as_the_schema_it_negates_twice() -> None:
+    # unevaluatedProperties.json: "unevaluatedProperties with not", without the closing keyword.
+    # Filtering by "not (not required bar)" starved: no object was ever drawn.
+    schema = {
+        "not": {"not": {"properties": {"bar": {"const": "bar"}}, "required": ["bar"]}},
+        "properties": {"foo": {"type": "string"}},
+    }
+    values: list[Any] = []
+
+    @settings(max_examples=50, database=None, deadline=None, derandomize=True)
+    @given(from_schema(schema))
+    def run(value: Any) -> None:
+        values.append(value)
+
+    run()
+    objects = [value for value in values if isinstance(value, dict)]
+    assert objects and all(value["bar"] == "bar" for value in objects)
+    assert all(SchemaValidator(schema).is_valid(value) for value in values)
