@@ -132,7 +132,8 @@ def coverage_of(
         walker.constraints(walker.root, "$", (), out.targets)
         for record in invalid:
             out.reached.add(walker.broken(record))
-        unbroken = sorted(out.targets - out.reached - set(missed))[:MAX_REACHABILITY_CHECKS]
+        breaks = {target for target in out.targets if target[0] == "break"}
+        unbroken = sorted(breaks - out.reached)[:MAX_REACHABILITY_CHECKS]
         unbreakable = {target for target in unbroken if not walker.breakable(target)}
         out.unreachable |= unbreakable
         out.targets -= unbreakable

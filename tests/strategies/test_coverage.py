@@ -16,7 +16,12 @@ from hypothesis import strategies as st
 
 from littleghost._validation import SchemaValidator
 from littleghost_testing.strategies import InvalidInput
-from littleghost_testing.strategies._coverage import EXAMPLES, coverage_of, measure
+from littleghost_testing.strategies._coverage import (
+    EXAMPLES,
+    MAX_REACHABILITY_CHECKS,
+    coverage_of,
+    measure,
+)
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "tool_schemas"
 # Every STRIDE-th tool of the corpus (sorted by server and listing order): 25 schemas.
@@ -248,3 +253,12 @@ def test_contains_and_dependent_required_are_constraints() -> None:
     found = coverage_of(draft_7, [], [InvalidInput({"a": 1}, "dependencies", "$")])
     assert found.reached >= {("break", "dependentRequired", "$")}
     assert found.missed == []
+
+
+def test_invalid_coverage_with_more_missed_shapes_than_reachability_checks() -> None:
+    # Past MAX_REACHABILITY_CHECKS missed shapes, the unchecked ones were taken for
+    # constraints and the measure raised a ValueError.
+    schema = {"properties": {f"p{i}": {"type": "integer"} for i in range(80)}}
+    found = coverage_of(schema, [], [])
+    assert len(found.targets) > MAX_REACHABILITY_CHECKS
+    assert ("break", "type", "$.p0") in found.targets
