@@ -28,6 +28,19 @@ def broken(schema: Any, count: int = 30) -> list[InvalidInput]:
     return out
 
 
+def values_of(schema: Any, count: int) -> list[Any]:
+    """The valid values a derandomized test of ``count`` examples sees."""
+    out: list[Any] = []
+
+    @settings(max_examples=count, database=None, deadline=None, derandomize=True)
+    @given(from_schema(schema))
+    def run(value: Any) -> None:
+        out.append(value)
+
+    run()
+    return out
+
+
 def _non_empty_object(value: Any) -> bool:
     return isinstance(value, dict) and len(value) > 0
 
@@ -112,14 +125,7 @@ def test_breaking_a_property_under_unevaluated_properties_names_the_property() -
 
 def test_unevaluated_properties_inside_an_all_of_part_sees_only_that_part() -> None:
     cousins = {"allOf": [{"properties": {"foo": True}}, {"unevaluatedProperties": False}]}
-    values: list[Any] = []
-
-    @settings(max_examples=30, database=None, deadline=None, derandomize=True)
-    @given(from_schema(cousins))
-    def run(value: Any) -> None:
-        values.append(value)
-
-    run()
+    values = values_of(cousins, 30)
     assert {} in values
     assert not [value for value in values if isinstance(value, dict) and value]
 
@@ -180,14 +186,7 @@ def test_a_doubled_not_is_built_as_the_schema_it_negates_twice() -> None:
         "not": {"not": {"properties": {"bar": {"const": "bar"}}, "required": ["bar"]}},
         "properties": {"foo": {"type": "string"}},
     }
-    values: list[Any] = []
-
-    @settings(max_examples=50, database=None, deadline=None, derandomize=True)
-    @given(from_schema(schema))
-    def run(value: Any) -> None:
-        values.append(value)
-
-    run()
+    values = values_of(schema, 50)
     objects = [value for value in values if isinstance(value, dict)]
     assert objects and all(value["bar"] == "bar" for value in objects)
     assert all(SchemaValidator(schema).is_valid(value) for value in values)
