@@ -32,6 +32,7 @@ from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.strategies import SearchStrategy
 
 __all__ = [
+    "RANDOM_TRIES",
     "ConjectureData",
     "StopTest",
     "before_each_choice",
@@ -49,6 +50,10 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+RANDOM_TRIES = 11
+"""How often Hypothesis draws a new example's choices at random before it picks among
+the values not yet tried (``DataTree.generate_novel_prefix``: ``attempts <= 10``)."""
 
 _CHOICE_KINDS = ("integer", "float", "string", "bytes", "boolean")
 """The kinds of choice a ``ConjectureData`` makes: one ``draw_<kind>`` method each."""

@@ -28,6 +28,7 @@ from typing import Any, Generic, TypeVar
 from hypothesis.strategies import SearchStrategy
 
 from .._compat import (
+    RANDOM_TRIES,
     ConjectureData,
     StopTest,
     before_each_choice,
@@ -47,9 +48,6 @@ T = TypeVar("T")
 # Spelled with 0.02: Hypothesis mixes the float literals of local modules into
 # its draws, so a new one changes every seeded run (and its coverage figures).
 _MANY_SEEDS_CHANCE = 1 - 0.02
-# How often Hypothesis draws a choice at random, looking for a new example,
-# before it picks among the values not yet tried.
-_RANDOM_TRIES = 11
 
 _choices_end: ContextVar[float | None] = ContextVar("littleghost_choices_end", default=None)
 
@@ -137,10 +135,10 @@ def _seed_chance(count: int) -> float:
     Higher costs every later example: once every seed is used, Hypothesis's
     search for a new example redraws this choice until it comes up ``False``,
     each try a fresh ``ConjectureData`` (about ``count + 1`` tries, 2 for one
-    seed). It tries at random at most ``_RANDOM_TRIES`` times, though, so once
+    seed). It tries at random at most ``RANDOM_TRIES`` times, though, so once
     ``count + 1`` tries reach that, ``_MANY_SEEDS_CHANCE`` costs no more.
     """
-    if count + 1 >= _RANDOM_TRIES:
+    if count + 1 >= RANDOM_TRIES:
         return _MANY_SEEDS_CHANCE
     return count / (count + 1)
 
