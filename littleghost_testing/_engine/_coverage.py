@@ -73,8 +73,8 @@ class SchemaParts:
     """One tool's input schema, read part by part: merged nodes and their simplest values."""
 
     def __init__(self, schema: Mapping[str, Any], budget: Budget) -> None:
-        self.root = to_2020_12(thaw(schema))
-        self.context = Context(self.root)
+        self.context = Context(to_2020_12(thaw(schema)))
+        self.root = self.context.root  # embedded resources' references made absolute
         self.budget = budget
         self.defs = {key: self.root[key] for key in ("$defs", "definitions") if key in self.root}
 

@@ -87,6 +87,7 @@ class Compiled:
         readable = to_2020_12(schema)
         try:
             self.context = Context(readable)
+            readable = self.context.root  # embedded resources' references made absolute
             self.builder = Builder(self.context)
             self.constructed = self.builder.build(readable, RefStack())
         except TooDeep as too_deep:

@@ -1,5 +1,11 @@
 """Per-schema state shared by every builder: references, validity checks, recursion.
 
+A subschema with ``$id`` is a schema resource of its own (Draft 2020-12
+bundling): the context's root is a copy of the schema in which every ``$id``,
+``$ref`` and ``$dynamicRef`` is an absolute URI, resolved against the base
+where it stands, so a reference means the same wherever a builder meets it.
+``referencing`` crawls the resources for their anchors and pointers.
+
 Checks of parts of a schema (enum values, ``not``, overlapping ``oneOf``
 branches) run on ``jsonschema-rs`` with the same options as littleghost's own
 validator, so generation and validation agree on regex semantics.
@@ -19,7 +25,7 @@ import referencing.exceptions
 import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
-from littleghost._schema import DATA_KEYWORDS
+from littleghost._schema import DATA_KEYWORDS, map_subschemas
 from littleghost._validation import compile_instance_validator
 
 from ._errors import SchemaError
@@ -104,12 +110,15 @@ class Context:
     _foreign: dict[str, Schema] = field(default_factory=dict)
     _lookups: dict[str, tuple[str, Schema]] = field(default_factory=dict)
     _dynamic_anchors: dict[str, bool] = field(default_factory=dict)
+    # The URIs of the resources embedded in the root (subschemas with `$id`).
+    _embedded: set[str] = field(default_factory=set)
     memo: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         root_id = self.root.get("$id") if isinstance(self.root, dict) else None
         self.base = root_id.split("#")[0] if isinstance(root_id, str) else _DEFAULT_BASE
-        _reject_nested_ids(self.root, is_root=True)
+        if _embeds(self.root, is_root=True):
+            self.root = _absolute(self.root, self.base, self._embedded, is_root=True)
         resource = referencing.jsonschema.DRAFT202012.create_resource(self.root)
         # The drafts' metaschemas resolve offline, as they do for the validator.
         self._resolver = METASCHEMAS.with_resource(self.base, resource).resolver(self.base)
@@ -123,13 +132,19 @@ class Context:
             found = self._lookups[uri] = self._resolve(uri, ref)
         return found
 
+    def entered(self, schema: Schema) -> str | None:
+        """The URI of the embedded resource ``schema`` is the root of, if it is one."""
+        resource = schema.get("$id") if isinstance(schema, dict) else None
+        return resource if resource in self._embedded else None
+
     def dynamic(self, ref: str, scope: Sequence[str]) -> tuple[str, Schema]:
-        """Resolve a ``$dynamicRef`` where the ``$ref`` URIs ``scope`` (outermost first) led.
+        """Resolve a ``$dynamicRef`` in the dynamic ``scope``: the URIs entered, outermost first.
 
         As Draft 2020-12 says: a reference whose static target carries the
         ``$dynamicAnchor`` its fragment names goes to the outermost schema
-        resource in the dynamic scope (the root, then each resource entered)
-        that declares that dynamic anchor; any other behaves like ``$ref``.
+        resource in the dynamic scope (the root, then each resource entered by
+        ``$ref`` or by nesting) that declares that dynamic anchor; any other
+        behaves like ``$ref``.
         """
         uri, target = self.lookup(ref)
         name = urldefrag(self.absolute(ref)).fragment
@@ -164,7 +179,10 @@ class Context:
                 uri = base  # `#meta` on a resource's root is the resource itself
         except (referencing.exceptions.Unresolvable, ValueError):
             raise SchemaError(f"$ref {ref!r} cannot be resolved within the schema") from None
-        if base == self.base:
+        resource = self.entered(target)
+        if resource is not None:
+            return resource, target  # an embedded resource's root, by any path: its own URI
+        if base == self.base or base in self._embedded:
             return uri, target
         # Another resource (a draft's metaschema): its refs are relative to its own URI.
         found = self._foreign.get(uri)
@@ -211,13 +229,44 @@ class Context:
         return schema
 
 
-def _reject_nested_ids(schema: Schema, *, is_root: bool) -> None:
-    if isinstance(schema, dict):
-        if not is_root and isinstance(schema.get("$id"), str):
-            raise SchemaError("$id inside a subschema (an embedded resource) is not supported")
-        for key, value in schema.items():
-            if key not in DATA_KEYWORDS:
-                _reject_nested_ids(value, is_root=False)
-    elif isinstance(schema, list):
-        for item in schema:
-            _reject_nested_ids(item, is_root=False)
+def _embeds(schema: Schema, *, is_root: bool = False) -> bool:
+    """Whether a subschema of ``schema`` (or it, unless it is the root) has an ``$id``."""
+    if not isinstance(schema, Mapping):
+        return False
+    if not is_root and isinstance(referencing.jsonschema.DRAFT202012.id_of(schema), str):
+        return True
+    found = False
+
+    def visit(subschema: Schema, _: Any) -> None:
+        nonlocal found
+        found = found or _embeds(subschema)
+
+    for key, value in schema.items():
+        map_subschemas(key, value, visit)
+    return found
+
+
+def _absolute(schema: Schema, base: str, embedded: set[str], *, is_root: bool = False) -> Schema:
+    """``schema`` with every ``$id``, ``$ref`` and ``$dynamicRef`` an absolute URI.
+
+    Each resolves against the base where it stands: the ``$id`` of the nearest
+    enclosing resource, itself resolved against the one around it (as
+    ``referencing`` crawls them); each embedded resource's URI joins ``embedded``.
+    """
+    if not isinstance(schema, Mapping):
+        return schema
+    own = referencing.jsonschema.DRAFT202012.id_of(schema)
+    out: dict[str, Any] = {}
+    if isinstance(own, str) and not is_root:
+        base = urldefrag(urljoin(base, own)).url
+        embedded.add(base)
+    for key, value in schema.items():
+        if key == "$id" and isinstance(own, str):
+            out[key] = value if is_root else base
+        elif key in ("$ref", "$dynamicRef") and isinstance(value, str):
+            out[key] = base + value if value.startswith("#") else urljoin(base, value)
+        else:
+            out[key] = map_subschemas(
+                key, value, lambda item, _: _absolute(item, base, embedded)
+            )
+    return out

@@ -194,8 +194,8 @@ def one_per_break(schema: Schema, seeds: list[Seed[InvalidInput]]) -> list[Seed[
 
 class _Walker:
     def __init__(self, root: Schema) -> None:
-        self.root = root
         self.ctx = Context(root)
+        self.root = self.ctx.root  # embedded resources' references made absolute
 
     def resolve(self, schema: Schema, seen: tuple[str, ...]) -> list[tuple[dict[str, Any], tuple]]:
         """``schema`` and its ``$ref``/``allOf`` parts, each with the refs followed to reach it."""

@@ -49,7 +49,8 @@ def flatten(
     """One node equivalent to ``schema``, and the ``$ref`` URIs expanded to get it.
 
     ``scope`` is the URIs expanded further out, outermost first (a ``RefStack``'s
-    refs), which a ``$dynamicRef`` resolves against.
+    refs), which a ``$dynamicRef`` resolves against. A schema that is an embedded
+    resource's root enters that resource: its URI joins the scope and the refs.
     """
     if schema is True:
         return {}, []
@@ -70,6 +71,9 @@ def flatten(
     if extras:
         node["allOf"] = extras
     expanded: list[str] = []
+    resource = ctx.entered(schema)
+    if resource is not None and resource not in seen[-1:]:  # entered by nesting, not by $ref
+        seen, expanded = (*seen, resource), [resource]
     parts: list[Schema] = list(schema.get("allOf", ()))
     for keyword in ("$ref", "$dynamicRef"):
         if keyword in schema:
