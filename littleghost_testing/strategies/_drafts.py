@@ -9,6 +9,7 @@ every value against the schema as written.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from littleghost._schema import LATEST, Draft, declared_draft, map_subschemas
@@ -25,6 +26,8 @@ KEYWORD_ALIASES: dict[str, frozenset[str]] = {
     "exclusiveMaximum": frozenset({"maximum"}),
     "exclusiveMinimum": frozenset({"minimum"}),
 }
+# What Draft 2020-12 allows as an `$anchor` (an older draft's `id` fragment must be one).
+_ANCHOR = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 # Rewritten apart from the other keywords: they change names or shapes.
 _REWRITTEN = ("items", "additionalItems", "dependencies", "id")
 
@@ -48,14 +51,11 @@ def _rewrite(schema: Any, draft: Draft, *, is_root: bool = False) -> Any:
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
-    if draft.id_keyword == "id" and isinstance(schema.get("id"), str):
-        # Draft-04 spells `$id` as `id`: at the root it is the base every `$ref` resolves
-        # against; inside, it starts an embedded resource, which is not supported.
-        if not is_root:
-            raise SchemaError(
-                "draft-04 `id` inside a subschema (an embedded resource) is not supported"
-            )
-        out["$id"] = schema["id"]
+    if draft.id_keyword == "id" and is_root and isinstance(schema.get("id"), str):
+        out["$id"] = schema["id"]  # draft-04 spells `$id` as `id`
+    elif draft.ref_hides_siblings and not is_root:
+        out.update(_identifiers(schema, draft))
+        schema = {key: value for key, value in schema.items() if key != draft.id_keyword}
     schema = {key: value for key, value in schema.items() if key not in draft.unknown_keywords}
     if draft.ref_hides_siblings and "$ref" in schema:
         # Before 2019-09, $ref replaces the whole schema; only its definitions stay reachable.
@@ -69,6 +69,26 @@ def _rewrite(schema: Any, draft: Draft, *, is_root: bool = False) -> Any:
         _rewrite_dependencies(schema["dependencies"], out, draft)
     if draft.id_keyword == "id":  # draft-04
         _rewrite_bounds(out)
+    return out
+
+
+def _identifiers(schema: dict[str, Any], draft: Draft) -> dict[str, str]:
+    """A subschema's ``id`` (``$id`` in draft-06/-07) as Draft 2020-12's ``$id`` and ``$anchor``.
+
+    Before 2019-09 one keyword says both: ``"#foo"`` names the subschema (an
+    anchor), a URI starts an embedded resource; beside ``$ref`` it says nothing.
+    """
+    value = schema.get(draft.id_keyword)
+    if not isinstance(value, str) or "$ref" in schema:
+        return {}
+    uri, _, name = value.partition("#")
+    out = {"$id": uri} if uri else {}
+    if name and not _ANCHOR.fullmatch(name):
+        raise SchemaError(
+            f"{draft.name} {draft.id_keyword} {value!r} has a fragment that is not a plain name"
+        )
+    if name:
+        out["$anchor"] = name
     return out
 
 
