@@ -266,7 +266,5 @@ def _absolute(schema: Schema, base: str, embedded: set[str], *, is_root: bool = 
         elif key in ("$ref", "$dynamicRef") and isinstance(value, str):
             out[key] = base + value if value.startswith("#") else urljoin(base, value)
         else:
-            out[key] = map_subschemas(
-                key, value, lambda item, _: _absolute(item, base, embedded)
-            )
+            out[key] = map_subschemas(key, value, lambda item, _: _absolute(item, base, embedded))
     return out
