@@ -213,6 +213,9 @@ def _nodes(tree: Any) -> list[Any]:
 def test_a_bundled_extension_holds_at_every_depth() -> None:
     oracle = jsonschema.Draft202012Validator(STRICT_TREE)
     assert not oracle.is_valid({"children": [{"daat": 1}]})
+    # The tree's `#node` goes to the outermost resource that declares it: the strict root.
+    tree, strict = "https://example.com/tree.json", "https://example.com/strict-tree.json"
+    assert Context(STRICT_TREE).dynamic(f"{tree}#node", [tree])[0] == strict
     built = compile_schema(STRICT_TREE)
 
     @RUN
