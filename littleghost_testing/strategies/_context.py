@@ -191,8 +191,7 @@ class Context:
         return uri, found
 
     def absolute(self, ref: str, base: str | None = None) -> str:
-        base = self.base if base is None else base
-        return base + ref if ref.startswith("#") else urljoin(base, ref)
+        return _join(self.base if base is None else base, ref)
 
     def check(self, schema: Schema) -> Callable[[Any], bool]:
         """A fast ``is_valid`` for a part of the root schema (its refs resolve against the root)."""
@@ -258,13 +257,21 @@ def _absolute(schema: Schema, base: str, embedded: set[str], *, is_root: bool = 
     own = referencing.jsonschema.DRAFT202012.id_of(schema)
     out: dict[str, Any] = {}
     if isinstance(own, str) and not is_root:
-        base = urldefrag(urljoin(base, own)).url
-        embedded.add(base)
+        resolved = urldefrag(urljoin(base, own)).url
+        if resolved != base:  # `"$id": "#"` names the resource it stands in
+            base = resolved
+            embedded.add(base)
     for key, value in schema.items():
         if key == "$id" and isinstance(own, str):
             out[key] = value if is_root else base
         elif key in ("$ref", "$dynamicRef") and isinstance(value, str):
-            out[key] = base + value if value.startswith("#") else urljoin(base, value)
+            out[key] = _join(base, value)
         else:
             out[key] = map_subschemas(key, value, lambda item, _: _absolute(item, base, embedded))
     return out
+
+
+def _join(base: str, ref: str) -> str:
+    """``ref`` resolved against ``base`` (a fragment alone also on a base ``urljoin`` cannot
+    join to, such as a URN)."""
+    return base + ref if ref.startswith("#") else urljoin(base, ref)
