@@ -23,6 +23,7 @@ from ._merge import TYPES, flatten, merge, scoped
 from ._numbers import integers, numbers
 from ._objects import objects
 from ._strings import TEXT_ALPHABET, strings
+from ._untyped import constrained, favouring
 
 __all__ = ["MAX_EXPANSIONS", "MAX_ITEMS", "MAX_LENGTH", "MAX_PROPERTIES", "Builder"]
 
@@ -211,7 +212,7 @@ class Builder:
         kinds = list(node.get("type") or TYPES)
         if "number" in kinds and "integer" in kinds:
             kinds.remove("integer")
-        strategies: list[st.SearchStrategy[Any]] = []
+        strategies: dict[str, st.SearchStrategy[Any]] = {}
         failures: list[Exception] = []
         for kind in kinds:
             narrowed = exclude(kind, node, negated, self.ctx)
@@ -227,12 +228,12 @@ class Builder:
             for schema in narrowed.filters:
                 reject = self.ctx.check(schema)
                 strategy = strategy.filter(lambda value, reject=reject: not reject(value))
-            strategies.append(strategy)
+            strategies[kind] = strategy
         if not strategies:
             if failures:
                 raise failures[0]
             raise SchemaError("`not` rules out every value the rest of the schema allows")
-        return st.one_of(strategies)
+        return favouring(strategies, constrained(node))
 
     def typed(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
         kinds = list(node.get("type") or TYPES)
@@ -246,18 +247,18 @@ class Builder:
                 keyword = "const" if "const" in node else "enum"
                 raise SchemaError(f"no {keyword} value satisfies the schema's other keywords")
             return st.sampled_from(allowed)
-        strategies: list[st.SearchStrategy[Any]] = []
+        strategies: dict[str, st.SearchStrategy[Any]] = {}
         failures: list[Exception] = []
         for kind in kinds:
             try:
-                strategies.append(self.of_type(kind, node, stack))
+                strategies[kind] = self.of_type(kind, node, stack)
             except Unsupported:
                 raise
             except (SchemaError, TooDeep) as failure:
                 failures.append(failure)
         if not strategies:
             raise failures[0]
-        return st.one_of(strategies)
+        return favouring(strategies, constrained(node))
 
     def of_type(self, kind: str, node: Node, stack: RefStack) -> st.SearchStrategy[Any]:
         for keyword, limit, name in _SIZE_LIMITS.get(kind, ()):

@@ -215,7 +215,7 @@ class Mutations:
             # Its own `contains` (two `allOf` parts' cannot merge): the rest holds and no item
             # matches it (`items` only steers the draw; the validator names what fails).
             try:
-                avoiding = merge(rest, {"items": {"not": extra["contains"]}})
+                avoiding = merge(rest, {"type": ["array"], "items": {"not": extra["contains"]}})
             except SchemaError:
                 return []
             valid = self._valid(avoiding, stack)
