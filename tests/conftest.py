@@ -3,6 +3,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,21 @@ settings.register_profile(
     "littleghost-suite", derandomize=True, database=None, deadline=None, print_blob=True
 )
 settings.load_profile("littleghost-suite")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_temp_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The temp folder of the session and of every subprocess it starts: under pytest's own.
+
+    ``littleghost check`` keeps a stdio server's stderr log in the temp folder when the
+    server wrote to it (so a user can read why it crashed); the suite's crashing servers
+    would leave hundreds in ``/tmp``. Here they go where pytest keeps (and rotates) its own.
+    """
+    folder = tmp_path_factory.mktemp("tmp", numbered=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(folder))
+        patch.setattr(tempfile, "tempdir", str(folder))
+        yield folder
 
 
 @pytest.fixture(params=["asyncio", "trio"])
