@@ -3,10 +3,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 pytest_plugins = ["pytester"]
 
@@ -14,11 +16,33 @@ TYPESCRIPT = Path(__file__).resolve().parent / "corpus" / "ts"
 """The TypeScript SDK, pinned in its package.json: the planted-bug corpus installs it here too."""
 
 # The suite draws the same inputs everywhere: the settings Hypothesis loads on
-# CI machines (its "ci" profile), loaded on every machine.
+# CI machines (its "ci" profile), loaded on every machine. Without the explain phase:
+# after a failure is shrunk, it re-runs the test hundreds of times only to comment the
+# report (a `find` of the 16-site order schema took 15 s of CPU for it, 0.4 s without).
 settings.register_profile(
-    "littleghost-suite", derandomize=True, database=None, deadline=None, print_blob=True
+    "littleghost-suite",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    phases=[phase for phase in Phase if phase is not Phase.explain],
 )
 settings.load_profile("littleghost-suite")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_temp_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The temp folder of the session and of every subprocess it starts: under pytest's own.
+
+    ``littleghost check`` keeps a stdio server's stderr log in the temp folder when the
+    server wrote to it (so a user can read why it crashed); the suite's crashing servers
+    would leave hundreds in ``/tmp``. Here they go where pytest keeps (and rotates) its own.
+    """
+    folder = tmp_path_factory.mktemp("tmp", numbered=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(folder))
+        patch.setattr(tempfile, "tempdir", str(folder))
+        yield folder
 
 
 @pytest.fixture(params=["asyncio", "trio"])

@@ -1,0 +1,60 @@
+"""A test run leaves no server logs in the machine's temp folder (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+CONFTEST = Path(__file__).with_name("conftest.py")
+
+# A run whose stdio server dies at start, writing to stderr: `littleghost check` keeps its
+# log (never empty) in the temp folder. Subprocesses inherit the folder (the test above).
+CRASHING_RUN = """
+import sys
+
+from littleghost_testing.cli import main
+
+DYING = ["--", sys.executable, "-c", "import sys; sys.exit('fatal: no config')"]
+
+
+def test_a_crashing_server() -> None:
+    assert main(["check", "--timeout", "30", *DYING]) == 2
+"""
+
+
+def test_the_session_and_its_subprocesses_use_pytests_temp_folder(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    basetemp = tmp_path_factory.getbasetemp()
+    assert Path(tempfile.gettempdir()).is_relative_to(basetemp)
+    child = subprocess.run(
+        [sys.executable, "-c", "import tempfile; print(tempfile.gettempdir())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert Path(child.stdout.strip()).is_relative_to(basetemp)
+
+
+def test_a_test_run_leaves_no_server_log_in_the_machines_temp_folder(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine = pytester.mkdir("machine-tmp")  # the run's TMPDIR, as /tmp is on a machine
+    monkeypatch.setenv("TMPDIR", str(machine))
+    monkeypatch.setattr(tempfile, "tempdir", str(machine))
+    pytester.makeconftest(CONFTEST.read_text())
+    pytester.makepyfile(test_crashing_run=CRASHING_RUN)
+    inner = pytester.path / "basetemp"
+    result = pytester.runpytest_inprocess(
+        f"--basetemp={inner}", "-p", "no:randomly", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=1)
+    assert list(machine.glob("littleghost-server-*.log")) == []
+    # The log is kept, in the inner run's basetemp, where its conftest points TMPDIR.
+    kept = list((inner / "tmp").glob("littleghost-server-*.log"))
+    assert [path.read_text().strip() for path in kept] == ["fatal: no config"]
