@@ -31,7 +31,10 @@ __all__ = ["metaschemas"]
 def metaschemas() -> referencing.Registry[Any]:
     """Every draft's metaschema documents, keyed by their URIs, read as Draft 2020-12."""
     resources = [
-        (uri, referencing.jsonschema.DRAFT202012.create_resource(to_2020_12(REGISTRY.contents(uri))))
+        (
+            uri,
+            referencing.jsonschema.DRAFT202012.create_resource(to_2020_12(REGISTRY.contents(uri))),
+        )
         for uri in REGISTRY
     ]
     return referencing.Registry().with_resources(resources).crawl()
