@@ -23,12 +23,12 @@ import jsonschema_rs
 import referencing
 import referencing.exceptions
 import referencing.jsonschema
-from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from littleghost._schema import DATA_KEYWORDS, map_subschemas
 from littleghost._validation import compile_instance_validator
 
 from ._errors import SchemaError
+from ._metaschemas import metaschemas
 
 __all__ = ["Context", "RefStack", "TooDeep", "canonical", "thaw"]
 
@@ -120,8 +120,8 @@ class Context:
         if _embeds(self.root, is_root=True):
             self.root = _absolute(self.root, self.base, self._embedded, is_root=True)
         resource = referencing.jsonschema.DRAFT202012.create_resource(self.root)
-        # The drafts' metaschemas resolve offline, as they do for the validator.
-        self._resolver = METASCHEMAS.with_resource(self.base, resource).resolver(self.base)
+        # The drafts' metaschemas resolve offline, to the validator's own copies.
+        self._resolver = metaschemas().with_resource(self.base, resource).resolver(self.base)
         self._registry = jsonschema_rs.Registry([(self.base, self.root)])
 
     def lookup(self, ref: str) -> tuple[str, Schema]:

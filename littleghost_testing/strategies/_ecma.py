@@ -82,6 +82,11 @@ class _Translator:
         self.depth = 0
         # Top-level shape tracking: None once the pattern is not a simple sequence.
         self.pieces: list[Piece] | None = []
+        # The sequence terms are added to: the top level's, or the body of the group being
+        # read (None once that body is not a plain sequence: it then cannot be inlined).
+        self.sequence: list[Piece] | None = self.pieces
+        # The pieces of the group just read, when its body is a plain sequence.
+        self.inner: list[Piece] | None = None
         self.anchored_start = False
         self.anchored_end = False
         self.biased = any("(" + look in pattern for look in _LOOKAROUND)
@@ -102,13 +107,16 @@ class _Translator:
 
     def unshaped(self) -> None:
         self.pieces = None
+        self.sequence = None
 
     def term(self) -> str:
         char = self.pattern[self.pos]
         top = self.depth == 0
         if char == "|":
             self.pos += 1
-            self.unshaped()
+            if top:
+                self.unshaped()
+            self.sequence = None  # a group of alternatives is no sequence
             return "|"
         if char == "^":
             self.pos += 1
@@ -125,14 +133,21 @@ class _Translator:
                 self.unshaped()
             return r"\Z"
         self.spans = None
+        self.inner = None
         atom, width_one = self.atom()
-        spans = self.spans
+        spans, inner = self.spans, self.inner
         low, high, source = self.quantifier()
-        if top and self.pieces is not None:
+        if self.sequence is not None:
             if width_one:
-                self.pieces.append(Piece(atom, low, high, spans))
-            else:
+                self.sequence.append(Piece(atom, low, high, spans))
+            elif inner is not None and low == high == 1:
+                self.sequence += inner  # `(?:[a-z]*)`: its pieces stand in its place
+            elif inner is not None and len(inner) == 1 and inner[0].low == inner[0].high == 1:
+                self.sequence.append(Piece(inner[0].atom, low, high, inner[0].spans))
+            elif top:
                 self.unshaped()
+            else:
+                self.sequence = None
         return atom + source
 
     def quantifier(self) -> tuple[int, float, str]:
@@ -224,9 +239,14 @@ class _Translator:
             prefix = "("
         if self.depth >= MAX_GROUP_DEPTH:
             raise self.fail(f"groups nested more than {MAX_GROUP_DEPTH} deep (MAX_GROUP_DEPTH)")
+        outer, self.sequence = self.sequence, []
         self.depth += 1
         body = self.body()
         self.depth -= 1
+        # A modifier group's atoms mean something else outside it (``(?i:a)``).
+        plain = prefix in ("(", "(?:") or prefix.startswith("(?P<")
+        self.inner = self.sequence if plain else None
+        self.sequence = outer
         return prefix + body + ")"
 
     def body(self) -> str:
