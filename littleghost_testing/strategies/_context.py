@@ -120,7 +120,7 @@ class Context:
         if _embeds(self.root, is_root=True):
             self.root = _absolute(self.root, self.base, self._embedded, is_root=True)
         resource = referencing.jsonschema.DRAFT202012.create_resource(self.root)
-        # The drafts' metaschemas resolve offline, to the validator's own copies.
+        # The drafts' metaschemas resolve offline, read as Draft 2020-12 (see _metaschemas).
         self._resolver = metaschemas().with_resource(self.base, resource).resolver(self.base)
         self._registry = jsonschema_rs.Registry([(self.base, self.root)])
 
