@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, find, settings
@@ -9,9 +11,11 @@ from hypothesis import HealthCheck, Phase, find, settings
 from littleghost._validation import SchemaValidator
 from littleghost_testing.strategies import InvalidInput, invalid_inputs
 from littleghost_testing.strategies._api import _key, compiled
+from littleghost_testing.strategies._coverage import measure
 from littleghost_testing.strategies._in_turn import draw_outside
 from littleghost_testing.strategies._patterns import pattern_strings
 
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "tool_schemas"
 DRAFT_04 = "http://json-schema.org/draft-04/schema#"
 # The JSON-Schema-Test-Suite's "remote ref, containing refs itself" (draft4/ref.json).
 DRAFT_04_METASCHEMA_REF = {"$schema": DRAFT_04, "$ref": DRAFT_04}
@@ -71,3 +75,12 @@ def test_a_remote_name_is_broken_past_its_max_length() -> None:
     schema = {"type": "object", "properties": {"name": REMOTE_NAME}}
     broken = first_broken(schema, "maxLength", "$.name")
     assert len(broken.value["name"]) == 256
+
+
+def test_a_schema_with_49_constraints_has_each_broken_within_50_inputs() -> None:
+    # Mapbox's PoiSearchTool: one seed per constraint, 49 seeds. With a plain draw one
+    # example in 50 while seeds were left, that draw and Hypothesis's mutated copies of it
+    # took seven of the 50 examples, and seven constraints went unbroken (42 / 49).
+    tools = json.loads((CORPUS / "mapbox__mcp-server.json").read_text())["tools"]
+    [schema] = [tool["inputSchema"] for tool in tools if tool["name"] == "PoiSearchTool"]
+    assert measure(schema).part(invalid=True) == (49, 49)
