@@ -86,8 +86,7 @@ def objects(
     # When counts force or forbid some optional keys, which ones must vary: the
     # first keys would otherwise always be the ones taken (or the only ones left).
     crowded = low > len(required) or len(required) + len(optional) > limit
-    # A fixed order is kept as a list: a draw of st.just is a span of its own per object.
-    order = st.permutations(optional) if crowded and len(optional) > 1 else optional
+    order = st.permutations(optional) if crowded and len(optional) > 1 else st.just(optional)
     typical = _TYPICAL_RECURSIVE if stack.recursing else _TYPICAL_OPTIONAL
     # The simplest choice leaves a key out: Hypothesis's smallest example (and its shrinks)
     # are then the smallest objects, not every optional key of a metaschema at every level.
@@ -121,7 +120,7 @@ class _Plan:
     def __init__(
         self,
         required: list[str],
-        order: st.SearchStrategy[list[str]] | list[str],
+        order: st.SearchStrategy[list[str]],
         take: st.SearchStrategy[bool],
         depends: dict[str, list[str]],
         values: dict[str, st.SearchStrategy[Any]],
@@ -150,7 +149,7 @@ class _Plan:
 @st.composite
 def _draw_object(draw: st.DrawFn, plan: _Plan) -> dict[str, Any]:
     chosen = list(plan.required)
-    for key in plan.order if isinstance(plan.order, list) else draw(plan.order):
+    for key in draw(plan.order):
         needed = [k for k in _closure([key], plan.depends) if k not in chosen]
         if (
             needed
@@ -214,8 +213,6 @@ def _extra_entries(
             pass
     if not options:
         return None
-    if not patterns:  # the check below holds for every entry
-        return st.one_of(options)
     return st.one_of(options).filter(
         lambda entry: all(
             ctx.check(schema)(entry[1]) for p, schema in patterns.items() if search(p, entry[0])
