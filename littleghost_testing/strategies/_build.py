@@ -95,7 +95,7 @@ class Builder:
         self._expansions.append(1)
         try:
             node, refs = flatten(schema, self.ctx, scope=stack.refs)
-            strategy = self.node(node, stack.push(refs))
+            strategy = self.node(node, stack.push(refs, self.ctx))
         finally:
             weight = self._expansions.pop()
         self.ctx.memo[key] = (schema, strategy)  # keeps `schema` alive, so its id stays unique
@@ -184,7 +184,7 @@ class Builder:
                 negated = [other for other in others if not _disjoint(node, other, self.ctx)]
                 if negated:
                     node = merge(node, {"allOf": [{"not": other} for other in negated]})
-                strategies.append(self.node(node, stack.push(refs)))
+                strategies.append(self.node(node, stack.push(refs, self.ctx)))
             except Unsupported:
                 raise
             except (SchemaError, TooDeep) as failure:

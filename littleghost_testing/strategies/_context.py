@@ -72,27 +72,34 @@ def _canonical_form(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class RefStack:
-    """The references expanded on the way to the schema being built."""
+    """The references expanded on the way to the schema being built.
+
+    ``refs`` is every one (the dynamic scope); ``loops`` only those whose
+    target can lead back to itself. A reference met twice on a path is a
+    recursion only then: a schema whose root ``$ref``s the resource one of its
+    properties is meets that resource twice, and nothing recurses.
+    """
 
     refs: tuple[str, ...] = ()
+    loops: tuple[str, ...] = ()
 
-    def push(self, uris: Sequence[str]) -> RefStack:
+    def push(self, uris: Sequence[str], ctx: Context) -> RefStack:
         if not uris:
             return self
-        stack = RefStack((*self.refs, *uris))
-        if any(stack.refs.count(uri) > _HARD_DEPTH for uri in uris):
+        loops = (*self.loops, *(uri for uri in uris if ctx.cyclic(uri)))
+        if any(loops.count(uri) > _HARD_DEPTH for uri in uris):
             raise TooDeep(uris[-1])
-        return stack
+        return RefStack((*self.refs, *uris), loops)
 
     @property
     def leaf(self) -> bool:
         """Past the recursion bound: build only what the schema requires."""
-        return any(self.refs.count(uri) > RECURSION_DEPTH for uri in set(self.refs))
+        return any(self.loops.count(uri) > RECURSION_DEPTH for uri in set(self.loops))
 
     @property
     def recursing(self) -> bool:
-        """Inside a ``$ref`` already being expanded further out."""
-        return len(set(self.refs)) < len(self.refs)
+        """Inside a recursive ``$ref`` already being expanded further out."""
+        return len(set(self.loops)) < len(self.loops)
 
     def key(self) -> tuple[tuple[str, int], ...]:
         return tuple(sorted((uri, self.refs.count(uri)) for uri in set(self.refs)))
@@ -110,6 +117,7 @@ class Context:
     _foreign: dict[str, Schema] = field(default_factory=dict)
     _lookups: dict[str, tuple[str, Schema]] = field(default_factory=dict)
     _dynamic_anchors: dict[str, bool] = field(default_factory=dict)
+    _cyclic: dict[str, bool] = field(default_factory=dict)
     # The URIs of the resources embedded in the root (subschemas with `$id`).
     _embedded: set[str] = field(default_factory=set)
     memo: dict[Any, Any] = field(default_factory=dict)
@@ -131,6 +139,37 @@ class Context:
         if found is None:
             found = self._lookups[uri] = self._resolve(uri, ref)
         return found
+
+    def cyclic(self, uri: str) -> bool:
+        """Whether the schema at ``uri`` can reach a reference back to ``uri`` (a recursion).
+
+        A ``$dynamicRef`` on the way counts as one: where it goes depends on the
+        path, and taking it for a recursion only bounds what is built.
+        """
+        found = self._cyclic.get(uri)
+        if found is None:
+            found = self._cyclic[uri] = self._reaches_itself(uri)
+        return found
+
+    def _reaches_itself(self, start: str) -> bool:
+        _, root = self.lookup(start)
+        pending: list[Schema] = [root]
+        visited: set[int] = set()
+        while pending:
+            schema = pending.pop()
+            if not isinstance(schema, dict) or id(schema) in visited:
+                continue
+            visited.add(id(schema))
+            if "$dynamicRef" in schema or (schema is not root and self.entered(schema) == start):
+                return True
+            if isinstance(schema.get("$ref"), str):
+                uri, target = self.lookup(schema["$ref"])
+                if uri == start:
+                    return True
+                pending.append(target)
+            for key, value in schema.items():
+                map_subschemas(key, value, lambda subschema, _: pending.append(subschema))
+        return False
 
     def entered(self, schema: Schema) -> str | None:
         """The URI of the embedded resource ``schema`` is the root of, if it is one."""

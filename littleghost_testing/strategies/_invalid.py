@@ -109,7 +109,7 @@ class Mutations:
             return [ANY_JSON.map(lambda value: (value, None, ()))]
         try:
             node, refs = flatten(schema, self.ctx, scope=stack.refs)
-            stack = stack.push(refs)
+            stack = stack.push(refs, self.ctx)
         except (SchemaError, TooDeep):
             return []
         found = self._local(node, stack)
@@ -208,7 +208,7 @@ class Mutations:
         if set(extra) == {"not"}:
             try:
                 negated, refs = flatten(extra["not"], self.ctx, scope=stack.refs)
-                return self._variant(merge(rest, negated), stack.push(refs), "not")
+                return self._variant(merge(rest, negated), stack.push(refs, self.ctx), "not")
             except (SchemaError, TooDeep):
                 return []
         if "contains" in extra and "if" not in extra:
@@ -228,7 +228,7 @@ class Mutations:
             try:
                 condition, refs = flatten(extra["if"], self.ctx, scope=stack.refs)
                 found += self._excluded(
-                    merge(rest, condition), [extra["then"]], stack.push(refs), None, None
+                    merge(rest, condition), [extra["then"]], stack.push(refs, self.ctx), None, None
                 )
             except (SchemaError, TooDeep):
                 pass
@@ -256,7 +256,9 @@ class Mutations:
             try:
                 a, refs = flatten(first, self.ctx, scope=stack.refs)
                 b, more = flatten(second, self.ctx, scope=stack.refs)
-                found += self._variant(merge(merge(rest, a), b), stack.push(refs + more), "oneOf")
+                found += self._variant(
+                    merge(merge(rest, a), b), stack.push(refs + more, self.ctx), "oneOf"
+                )
             except (SchemaError, TooDeep):
                 continue
         return found
