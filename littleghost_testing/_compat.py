@@ -10,9 +10,9 @@ this module (and that method) is what to change, with the pin in
 pyproject.toml. The MCP SDK's internals are in ``littleghost/mcp/_compat.py``;
 the kit uses no other dependency's.
 
-Tested with hypothesis 6.165.10, the lowest supported (``.ci/lowest``), and
+Tested with hypothesis 6.168.0, the lowest supported (``.ci/lowest``), and
 6.170.17, the newest on PyPI (checked with ``pip index versions hypothesis``
-on 2026-12-01); pyproject.toml allows ``>=6.165.10,<6.171``.
+on 2026-12-01); pyproject.toml allows ``>=6.168,<6.171``.
 """
 
 from __future__ import annotations
