@@ -19,6 +19,7 @@ from ._drafts import KEYWORD_ALIASES, to_2020_12
 from ._errors import SchemaError
 from ._in_turn import Seed, SeedsFirst, draw_outside
 from ._invalid import Broken, InvalidInput, Mutations, beside_unevaluated
+from ._untyped import evenly
 
 __all__ = ["compiled", "from_schema", "invalid_inputs", "tool_inputs"]
 
@@ -124,9 +125,7 @@ class Compiled:
     @functools.cached_property
     def mutations(self) -> st.SearchStrategy[Broken]:
         """Every constructed violation, before the validator confirms it (for tests)."""
-        # Each site equally often: st.one_of would flatten a site that is itself a
-        # one_of (a value of several types) into one branch per type.
-        return st.sampled_from(self.sites).flatmap(_itself)
+        return evenly(self.sites)  # a site of several types is one site
 
     @functools.cached_property
     def invalid_drawn(self) -> st.SearchStrategy[InvalidInput]:
@@ -198,10 +197,6 @@ def _claims(found: Violation, keyword: str | None, parts: tuple[str | int, ...] 
     if parts is not None and found.path != json_path(parts):
         return False
     return keyword is None or found.keyword in (keyword, *KEYWORD_ALIASES.get(keyword, ()))
-
-
-def _itself(strategy: st.SearchStrategy[Broken]) -> st.SearchStrategy[Broken]:
-    return strategy
 
 
 def _is_input(record: InvalidInput | None) -> bool:

@@ -10,12 +10,14 @@ tool's own check of them is worth running), each of them less often.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-__all__ = ["CONSTRAINING", "constrained", "favouring"]
+T = TypeVar("T")
+
+__all__ = ["CONSTRAINING", "constrained", "evenly", "favouring"]
 
 _NUMERIC = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})
 _STRING = frozenset({"minLength", "maxLength", "pattern", "format"})
@@ -63,10 +65,17 @@ def favouring(
     rest = [strategy for kind, strategy in by_kind.items() if kind not in favoured]
     if not first or not rest:
         return st.one_of(list(by_kind.values()))
-    # A choice of group, then of kind in it: st.one_of of the two groups would
-    # flatten them into one branch per kind, drawn alike again.
-    return st.sampled_from([st.one_of(first), st.one_of(rest)]).flatmap(_itself)
+    return evenly([st.one_of(first), st.one_of(rest)])
 
 
-def _itself(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+def evenly(strategies: Sequence[st.SearchStrategy[T]]) -> st.SearchStrategy[T]:
+    """Values of one of ``strategies``, each chosen equally often.
+
+    ``st.one_of`` flattens a branch that is itself a ``one_of`` (even through
+    ``.map``) into one branch per part, which are then drawn alike instead.
+    """
+    return st.sampled_from(strategies).flatmap(_itself)
+
+
+def _itself(strategy: st.SearchStrategy[T]) -> st.SearchStrategy[T]:
     return strategy
