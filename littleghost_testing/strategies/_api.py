@@ -18,7 +18,7 @@ from ._context import Context, RefStack, TooDeep, thaw
 from ._drafts import KEYWORD_ALIASES, to_2020_12
 from ._errors import SchemaError
 from ._in_turn import Seed, SeedsFirst, draw_outside
-from ._invalid import Broken, InvalidInput, Mutations, beside_unevaluated
+from ._invalid import Broken, InvalidInput, Mutations, Site, beside_unevaluated
 from ._untyped import evenly
 
 __all__ = ["compiled", "from_schema", "invalid_inputs", "tool_inputs"]
@@ -112,8 +112,8 @@ class Compiled:
         return sorted(covering(self.schema, candidates, _CANDIDATES, _MOST), key=_size)
 
     @functools.cached_property
-    def sites(self) -> list[st.SearchStrategy[Broken]]:
-        """Every place and keyword a value can be broken at, each a strategy."""
+    def sites(self) -> list[Site]:
+        """Every place and keyword a value can be broken at, fewest recursion repeats first."""
         try:
             mutations = Mutations(self.builder)
             return mutations.every_site(self.readable, self.confirms, self.validator.is_valid)
@@ -125,7 +125,7 @@ class Compiled:
     @functools.cached_property
     def mutations(self) -> st.SearchStrategy[Broken]:
         """Every constructed violation, before the validator confirms it (for tests)."""
-        return evenly(self.sites)  # a site of several types is one site
+        return evenly([site.strategy for site in self.sites])  # a site of several types is one
 
     @functools.cached_property
     def invalid_drawn(self) -> st.SearchStrategy[InvalidInput]:

@@ -101,6 +101,12 @@ class RefStack:
         """Inside a recursive ``$ref`` already being expanded further out."""
         return len(set(self.loops)) < len(self.loops)
 
+    @property
+    def repeats(self) -> int:
+        """How often the recursive ``$ref`` entered most on the path was entered again
+        (0 outside any repeat, 1 inside its second expansion)."""
+        return max((self.loops.count(uri) for uri in set(self.loops)), default=1) - 1
+
     def key(self) -> tuple[tuple[str, int], ...]:
         return tuple(sorted((uri, self.refs.count(uri)) for uri in set(self.refs)))
 

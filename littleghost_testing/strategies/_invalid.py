@@ -5,14 +5,20 @@ with one keyword replaced by its negation (``minimum`` becomes "below the
 minimum", ``required`` becomes "without that key"), placed inside a container
 that is valid everywhere else. The validator then confirms the value fails on
 that keyword at that path and nowhere else.
+
+Inside a recursive ``$ref`` (a tree whose nodes hold nodes), sites are placed
+through its first expansion and its second (``children[].name`` beside
+``name``: a tool that checks only the top of a tree is caught), and no deeper:
+the third expansion holds the same constraints again. Sites below a second
+expansion are capped at ``MAX_DEEPER_SITES`` per schema.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import strategies as st
@@ -30,13 +36,22 @@ from ._patterns import pattern_strings, search
 from ._strings import TEXT_ALPHABET
 from ._trivial import WITNESSES, accepts_every_value, rejects_every_value
 
-__all__ = ["Broken", "InvalidInput", "Mutations", "beside_unevaluated"]
+__all__ = ["MAX_DEEPER_SITES", "Broken", "InvalidInput", "Mutations", "Site", "beside_unevaluated"]
 
 Node = dict[str, Any]
 # (value, keyword, path parts): None where the validator names it (a negated combinator).
 Broken = tuple[Any, str | None, tuple[str | int, ...] | None]
 # How deep inside nested objects and arrays violations are placed.
 _MAX_DEPTH = 6
+# Expansions of one recursive `$ref` on a path past the first that still hold sites.
+_MAX_REPEATS = 1
+
+MAX_DEEPER_SITES = 16
+"""Sites per schema placed below the second expansion of a recursive ``$ref`` (the same
+constraints one recursion deeper), the first found in the schema's order. They cost what
+shallow sites cost (the 2020-12 metaschema has about 100 shallow ones, and about 30 places
+where its recursion repeats), so past this the deeper copies of a large recursive schema
+are left out."""
 _WRONG_TYPE: dict[str, st.SearchStrategy[Any]] = {
     "null": st.none(),
     "boolean": st.booleans(),
@@ -58,7 +73,22 @@ _GROWN_FROM = 8
 _EXTRA_KEY = "extra"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
+class Site:
+    """One place and keyword a value can be broken at: its violations, drawn.
+
+    ``depth`` counts the objects and arrays around the place; ``repeats`` how
+    often a recursive ``$ref`` on the way had already been expanded (0 for a
+    place no recursion repeats above, 1 for the same constraint one recursion
+    deeper): seeds go shallow first.
+    """
+
+    strategy: st.SearchStrategy[Broken]
+    depth: int = 0
+    repeats: int = 0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class InvalidInput:
     """A value that breaks exactly one constraint: ``keyword`` at ``path`` (``$``-rooted)."""
 
@@ -73,11 +103,13 @@ class Mutations:
     def __init__(self, builder: Builder) -> None:
         self.builder = builder
         self.ctx = builder.ctx
+        self._deeper_left = MAX_DEEPER_SITES
 
     def every_site(
         self, schema: Schema, confirms: Callable[[Broken], bool], is_valid: Callable[[Any], bool]
-    ) -> list[st.SearchStrategy[Broken]]:
-        """Every site of the root schema; SchemaError only if it provably accepts every value.
+    ) -> list[Site]:
+        """Every site of the root schema, fewest recursion repeats first; SchemaError only if
+        it provably accepts every value.
 
         A site is kept if one of a few fixed draws is confirmed: annotations
         (``unevaluated*`` beside ``allOf``, ``anyOf``...) can make a built
@@ -85,9 +117,11 @@ class Mutations:
         may still reject something, is searched: fixed draws of any JSON value,
         and valid values with one item or key more, that the validator rejects.
         """
-        found = [site for site in self.sites(schema, RefStack()) if _ever(site, confirms)]
+        self._deeper_left = MAX_DEEPER_SITES
+        built = self.sites(schema, RefStack())
+        found = [site for site in built if _ever(site.strategy, confirms)]
         if found:
-            return found
+            return sorted(found, key=lambda site: site.repeats)
         if accepts_every_value(schema, self.ctx, is_valid):
             raise SchemaError("the schema accepts every value: no input can be invalid")
         seeds = (draw_outside(ANY_JSON, seed) for seed in range(_SEARCH_DRAWS))
@@ -100,22 +134,42 @@ class Mutations:
                 f"no input found that the schema rejects ({len(candidates)} values of every "
                 "type tried); it may accept every value"
             )
-        return [st.sampled_from(rejected).map(lambda value: (value, None, None))]
+        return [Site(st.sampled_from(rejected).map(lambda value: (value, None, None)))]
 
-    def sites(
-        self, schema: Schema, stack: RefStack, depth: int = 0
-    ) -> list[st.SearchStrategy[Broken]]:
+    def sites(self, schema: Schema, stack: RefStack, depth: int = 0) -> list[Site]:
+        """The sites of ``schema`` at a place ``depth`` containers deep, and below it.
+
+        A place inside a recursive ``$ref``'s second expansion (below where it
+        is entered again) takes its sites from what is left of
+        ``MAX_DEEPER_SITES``; a third expansion holds none.
+        """
+        deeper = stack.repeats > 0
+        if deeper and self._deeper_left <= 0:
+            return []
         if rejects_every_value(schema, self.ctx):
-            return [ANY_JSON.map(lambda value: (value, None, ()))]
+            anything = ANY_JSON.map(lambda value: (value, None, ()))
+            return self._placed([anything], stack, depth, deeper)
         try:
             node, refs = flatten(schema, self.ctx, scope=stack.refs)
             stack = stack.push(refs, self.ctx)
         except (SchemaError, TooDeep):
             return []
-        found = self._local(node, stack)
-        if depth < _MAX_DEPTH and not stack.recursing:
+        if stack.repeats > _MAX_REPEATS:
+            return []
+        found = self._placed(self._local(node, stack), stack, depth, deeper)
+        if depth < _MAX_DEPTH and (stack.repeats == 0 or self._deeper_left > 0):
             found += self._nested(node, stack, depth)
         return found
+
+    def _placed(
+        self, strategies: list[st.SearchStrategy[Broken]], stack: RefStack, depth: int, deeper: bool
+    ) -> list[Site]:
+        """``strategies`` as the sites of one place; inside a second expansion, only as many
+        as ``MAX_DEEPER_SITES`` has left."""
+        if deeper:
+            strategies = strategies[: self._deeper_left]
+            self._deeper_left -= len(strategies)
+        return [Site(strategy, depth, stack.repeats) for strategy in strategies]
 
     def _valid(self, node: Node, stack: RefStack) -> st.SearchStrategy[Any] | None:
         try:
@@ -286,7 +340,7 @@ class Mutations:
         if schema is False:
             return ANY_JSON
         inner = self.sites(schema, stack, _MAX_DEPTH)
-        return st.one_of([site.map(_value_of) for site in inner]) if inner else None
+        return st.one_of([site.strategy.map(_value_of) for site in inner]) if inner else None
 
     def _unevaluated_properties(
         self, whole: Node, rest: Node, judge: Schema, stack: RefStack
@@ -522,8 +576,8 @@ class Mutations:
             )
         ]
 
-    def _nested(self, node: Node, stack: RefStack, depth: int) -> list[st.SearchStrategy[Broken]]:
-        found: list[st.SearchStrategy[Broken]] = []
+    def _nested(self, node: Node, stack: RefStack, depth: int) -> list[Site]:
+        found: list[Site] = []
         kinds = node.get("type") or list(TYPES)
         if "object" in kinds:
             found += self._nested_properties(node, stack, depth)
@@ -532,11 +586,9 @@ class Mutations:
             found += self._nested_items(node, stack, depth)
         return found
 
-    def _nested_properties(
-        self, node: Node, stack: RefStack, depth: int
-    ) -> list[st.SearchStrategy[Broken]]:
+    def _nested_properties(self, node: Node, stack: RefStack, depth: int) -> list[Site]:
         """A declared property's value broken, in an object valid everywhere else."""
-        found: list[st.SearchStrategy[Broken]] = []
+        found: list[Site] = []
         obj = {**node, "type": ["object"]}
         for key in node.get("properties", {}):
             inner = self.sites(governing(node, key), stack, depth + 1)
@@ -553,14 +605,17 @@ class Mutations:
                 continue
             # One site per inner violation: each is drawn as often as a top-level one.
             found += [
-                st.tuples(container, site).map(lambda t, key=key: _put(t[0], key, t[1]))
+                _inside(
+                    site,
+                    st.tuples(container, site.strategy).map(
+                        lambda t, key=key: _put(t[0], key, t[1])
+                    ),
+                )
                 for site in inner
             ]
         return found
 
-    def _nested_extra(
-        self, node: Node, stack: RefStack, depth: int
-    ) -> list[st.SearchStrategy[Broken]]:
+    def _nested_extra(self, node: Node, stack: RefStack, depth: int) -> list[Site]:
         """An undeclared key's value broken (``patternProperties``, ``additionalProperties``)."""
         declared = set(node.get("properties", {}))
         patterns: dict[str, Schema] = node.get("patternProperties", {})
@@ -576,7 +631,8 @@ class Mutations:
         additional = node.get("additionalProperties", True)
         if isinstance(additional, dict) and additional:
             targets.append((_NAMES.filter(_fresh(declared, list(patterns), names_ok)), additional))
-        if not targets:
+        inner = [(keys, self.sites(schema, stack, depth + 1)) for keys, schema in targets]
+        if not any(sites for _, sites in inner):
             return []
         room = {**node, "type": ["object"]}
         if "maxProperties" in node:
@@ -584,18 +640,14 @@ class Mutations:
         container = self._valid(room, stack)
         if container is None:
             return []
-        found: list[st.SearchStrategy[Broken]] = []
-        for keys, schema in targets:
-            found += [
-                st.tuples(container, keys, site).map(lambda t: _put(t[0], t[1], t[2]))
-                for site in self.sites(schema, stack, depth + 1)
-            ]
-        return found
+        return [
+            _inside(site, st.tuples(container, keys, site.strategy).map(lambda t: _put(*t)))
+            for keys, sites in inner
+            for site in sites
+        ]
 
-    def _nested_items(
-        self, node: Node, stack: RefStack, depth: int
-    ) -> list[st.SearchStrategy[Broken]]:
-        found: list[st.SearchStrategy[Broken]] = []
+    def _nested_items(self, node: Node, stack: RefStack, depth: int) -> list[Site]:
+        found: list[Site] = []
         array = {**node, "type": ["array"]}
         prefix = list(node.get("prefixItems", ()))
         positions: list[tuple[int | None, Schema]] = list(enumerate(prefix))
@@ -621,7 +673,10 @@ class Mutations:
                 at = fixed if fixed is not None else first + pick % (len(values) - first)
                 return ([*values[:at], value, *values[at + 1 :]], keyword, _under(at, parts))
 
-            found += [st.tuples(container, site, st.integers(0)).map(place) for site in inner]
+            found += [
+                _inside(site, st.tuples(container, site.strategy, st.integers(0)).map(place))
+                for site in inner
+            ]
         return found
 
 
@@ -726,6 +781,11 @@ def _under(step: str | int, parts: tuple[str | int, ...] | None) -> tuple[str | 
 def _put(container: dict[str, Any], key: str, broken: Broken) -> Broken:
     value, keyword, parts = broken
     return ({**container, key: value}, keyword, _under(key, parts))
+
+
+def _inside(site: Site, strategy: st.SearchStrategy[Broken]) -> Site:
+    """``site`` placed inside a container: the same place, drawn by ``strategy``."""
+    return dataclasses.replace(site, strategy=strategy)
 
 
 def _fresh(

@@ -44,7 +44,7 @@ def test_the_draft_04_metaschema_s_exclusive_bound_flag_is_broken_beside_its_bou
     # draft-04: `exclusiveMaximum: {type: boolean}` and `dependencies: {exclusiveMaximum:
     # [maximum]}`. A wrong type without `maximum` breaks the dependency too: never alone.
     schema = compiled(_key(DRAFT_04_METASCHEMA_REF))
-    drawn = [draw_outside(site, seed) for site in schema.sites for seed in (None, 1)]
+    drawn = [draw_outside(site.strategy, seed) for site in schema.sites for seed in (None, 1)]
     confirmed = [schema.confirmed(seed.value) for seed in drawn if seed is not None]
     found = {(broken.keyword, broken.path): broken for broken in confirmed if broken is not None}
     for bound in ("maximum", "minimum"):
