@@ -240,6 +240,47 @@ def unit_name(arguments: dict[str, Any]) -> CallToolResult:
     return text(UNIT_NAMES[arguments["symbol"]])
 
 
+def outline(title: dict[str, Any], sections: dict[str, Any]) -> dict[str, Any]:
+    """A document outline: a titled section whose ``sections`` are sections too."""
+    return {
+        "type": "object",
+        "properties": {"outline": {"$ref": "#/$defs/section"}},
+        "required": ["outline"],
+        "$defs": {"section": obj({"title": title, "sections": sections}, "title")},
+    }
+
+
+TITLE = {"type": "string", "minLength": 1, "maxLength": 40}
+SECTIONS = {"type": "array", "items": {"$ref": "#/$defs/section"}, "maxItems": 10}
+
+
+def titles(section: Any) -> list[str]:
+    """Every title of an outline, depth first (lenient: nested sections may be anything)."""
+    if not isinstance(section, dict):
+        return []
+    nested = section.get("sections")
+    below = nested if isinstance(nested, list) else []
+    return [str(section.get("title", "")), *(title for child in below for title in titles(child))]
+
+
+@tool(
+    "outline_words",
+    "How many words the titles of a document outline hold (sections nest).",
+    outline(TITLE, SECTIONS),
+    # bug: nested sections are checked only for being objects with a title, as the top
+    # section is checked in full: a nested title too long (or no string) is taken
+    replace={
+        "$defs": {
+            "section": obj(
+                {"title": TITLE, "sections": {**SECTIONS, "items": obj({}, "title")}}, "title"
+            )
+        }
+    },
+)
+def outline_words(arguments: dict[str, Any]) -> CallToolResult:
+    return text(str(sum(len(title.split()) for title in titles(arguments["outline"]))))
+
+
 # -- protocol ----------------------------------------------------------------------
 
 STOCK = {"SKU-0001": 12, "SKU-0002": 0}
@@ -329,6 +370,18 @@ def measure(arguments: dict[str, Any]) -> CallToolResult:
     if shape["kind"] == "circle":
         return text(str(3.14159 * shape["radius"] ** 2))
     return text(str(shape["side"] ** 2))
+
+
+@tool(
+    "outline_depth",
+    "How deep a document outline's sections nest.",
+    outline(TITLE, SECTIONS),
+)
+def outline_depth(arguments: dict[str, Any]) -> CallToolResult:
+    def depth(section: dict[str, Any]) -> int:
+        return 1 + max((depth(child) for child in section.get("sections", ())), default=0)
+
+    return text(str(depth(arguments["outline"])))
 
 
 @tool(
