@@ -37,12 +37,16 @@ def session_temp_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pa
     ``littleghost check`` keeps a stdio server's stderr log in the temp folder when the
     server wrote to it (so a user can read why it crashed); the suite's crashing servers
     would leave hundreds in ``/tmp``. Here they go where pytest keeps (and rotates) its own.
+    A fake server's stdio connection removes its folder when it closes: one still there at
+    the end of the session is an error.
     """
     folder = tmp_path_factory.mktemp("tmp", numbered=False)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TMPDIR", str(folder))
         patch.setattr(tempfile, "tempdir", str(folder))
         yield folder
+    left = sorted(path.name for path in folder.glob("littleghost-fake-*"))
+    assert not left, f"FakeMCPServer temp folders outlived the session: {left}"
 
 
 @pytest.fixture(params=["asyncio", "trio"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -58,3 +59,57 @@ def test_a_test_run_leaves_no_server_log_in_the_machines_temp_folder(
     # The log is kept, in the inner run's basetemp, where its conftest points TMPDIR.
     kept = list((inner / "tmp").glob("littleghost-server-*.log"))
     assert [path.read_text().strip() for path in kept] == ["fatal: no config"]
+
+
+# A module-level fake server, used over stdio and never closed, as tests share one; and a
+# test that leaves a folder of the fake server's name, which the session must not let pass.
+STDIO_RUN = """
+import tempfile
+
+import anyio
+
+from littleghost_testing.fake_server import FakeMCPServer
+
+server = FakeMCPServer("shared")
+
+
+@server.tool(description="Echo.")
+def echo(text: str) -> str:
+    return text
+
+
+def test_a_stdio_connection() -> None:
+    async def connect() -> None:
+        with anyio.fail_after(60):
+            async with server.client("stdio") as client:
+                await client.call_tool("echo", {"text": "hi"})
+
+    anyio.run(connect)
+    assert server.calls == [("echo", {"text": "hi"})]
+
+
+def test_a_leftover() -> None:
+    tempfile.mkdtemp(prefix="littleghost-fake-left-")
+"""
+
+
+def test_no_fake_server_folder_outlives_the_session(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine = pytester.mkdir("machine-tmp")
+    monkeypatch.setenv("TMPDIR", str(machine))
+    monkeypatch.setattr(tempfile, "tempdir", str(machine))
+    pytester.makeconftest(CONFTEST.read_text())
+    pytester.makepyfile(test_stdio_run=STDIO_RUN)
+    inner = pytester.path / "basetemp"
+    result = pytester.runpytest_inprocess(
+        f"--basetemp={inner}", "-p", "no:randomly", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=2, errors=1)  # the session's end fails on the leftover alone
+    error = next(line for line in result.outlines if line.startswith("E   "))
+    assert re.fullmatch(
+        r"E +AssertionError: FakeMCPServer temp folders outlived the session: "
+        r"\['littleghost-fake-left-\w+'\]",
+        error,
+    ), error
+    assert list(machine.iterdir()) == []

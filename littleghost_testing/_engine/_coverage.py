@@ -20,7 +20,7 @@ import contextlib
 import itertools
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -233,15 +233,11 @@ def edges(parts: SchemaParts, place: Place) -> Iterator[Any]:
         yield node["const"]
     if isinstance(node.get("enum"), list):
         yield from node["enum"]
-    for keyword in ("anyOf", "oneOf"):
-        for branch in node.get(keyword, ()):
-            rest = {key: value for key, value in node.items() if key != keyword}
-            yield parts.simplest({"allOf": [rest, branch]})
+    yield from _made(parts, _branches(node))
     kinds = node.get("type")
     kinds = kinds if isinstance(kinds, list) else [kinds] if isinstance(kinds, str) else []
     if len(kinds) > 1:
-        for kind in kinds:
-            yield parts.simplest({**node, "type": kind})
+        yield from _made(parts, ({**node, "type": kind} for kind in kinds))
     if "null" in kinds:
         yield None
     if "boolean" in kinds:
@@ -254,6 +250,22 @@ def edges(parts: SchemaParts, place: Place) -> Iterator[Any]:
         yield from _arrays(parts, node)
     if isinstance(place.value, int) and not isinstance(place.value, bool):
         yield float(place.value)  # an integer by JSON Schema; strict servers may differ
+
+
+def _branches(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Each ``anyOf``/``oneOf`` branch of ``node``, with the rest of ``node`` beside it."""
+    for keyword in ("anyOf", "oneOf"):
+        for branch in node.get(keyword, ()):
+            rest = {key: value for key, value in node.items() if key != keyword}
+            yield {"allOf": [rest, branch]}
+
+
+def _made(parts: SchemaParts, schemas: Iterable[Any]) -> Iterator[Any]:
+    """The simplest value of each of ``schemas`` that one can be made of (some branches none)."""
+    for schema in schemas:
+        value = parts.simplest(schema)
+        if value is not _NONE:
+            yield value
 
 
 def _numbers(node: dict[str, Any], *, integer: bool) -> Iterator[Any]:

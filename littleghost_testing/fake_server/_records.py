@@ -124,11 +124,11 @@ class Records:
         with self._lock:
             self._followed.append(_Followed(path))
 
-    def unfollow_all(self) -> None:
-        """Read the followed files one last time, before they are deleted."""
+    def unfollow(self, path: Path) -> None:
+        """Read the file at ``path`` one last time, before it is deleted, and stop following it."""
         self._drain()
         with self._lock:
-            self._followed.clear()
+            self._followed = [followed for followed in self._followed if followed.path != path]
 
     def write_to(self, sink: TextIO) -> None:
         """Child side: also append every request, call and cancellation to ``sink``."""

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,7 +15,6 @@ import anyio
 import anyio.to_thread
 import mcp
 import mcp_types as types
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
@@ -30,7 +27,7 @@ from ._records import Call, Cancellation, Records, Request
 from ._script import UNRECORDED_METHODS, Pagination, Script
 from ._serving import Serving
 from ._sessions import CountedTransport
-from ._stdio import RECORDS_ENV, SCRIPT_ENV, child_parameters, run_stdio
+from ._stdio import RECORDS_ENV, SCRIPT_ENV, Children, run_stdio
 from ._wire import WireFaults
 
 __all__ = ["FakeMCPServer"]
@@ -53,7 +50,7 @@ class FakeMCPServer:
     ``fault_prompt()``, ``fault_request()`` and ``paginate()``; connect with
     ``client()`` and assert on ``requests``, ``calls``, ``cancellations`` and
     the session counts. ``close()`` (or ``async with server``) stops the HTTP
-    server and removes temporary files.
+    server; a stdio connection removes its temporary files when it closes.
     """
 
     def __init__(self, name: str = "fake", *, import_path: str | None = None) -> None:
@@ -67,8 +64,7 @@ class FakeMCPServer:
         self._completions = Completions()
         install(self._lowlevel, self._completions)
         self._http: HttpServer | None = None
-        self._tempdir: Path | None = None
-        self._stdio_clients = 0
+        self._children = Children(self._script, self._records)
 
     def __repr__(self) -> str:
         return f"<FakeMCPServer {self.name!r} tools={[t.name for t in self._tools()]}>"
@@ -267,9 +263,8 @@ class FakeMCPServer:
             counted = CountedTransport(streamable_http_client(self.url), self._records)
             return mcp.Client(counted, **options)
         if transport == "stdio":
-            return mcp.Client(
-                CountedTransport(stdio_client(self._child()), self._records), **options
-            )
+            child = self._children.connect(self.import_path)
+            return mcp.Client(CountedTransport(child, self._records), **options)
         raise ValueError(f"unknown transport {transport!r}: use 'memory', 'http' or 'stdio'")
 
     @property
@@ -360,19 +355,17 @@ class FakeMCPServer:
         run_stdio(self._lowlevel)
 
     def close(self) -> None:
-        """Stop the HTTP server, forget the faults, delete temporary files; usable again after.
+        """Stop the HTTP server and forget the faults; usable again after.
 
-        Records stay, so a test can still assert on them after closing.
+        Records stay, so a test can still assert on them after closing. A
+        stdio connection's temporary files go when it closes, not here.
         """
         self._script.faults.clear()
         self._script.pagination = None
+        self._publish()
         http, self._http = self._http, None
         if http is not None:
             http.stop()
-        self._records.unfollow_all()
-        tempdir, self._tempdir = self._tempdir, None
-        if tempdir is not None:
-            shutil.rmtree(tempdir, ignore_errors=True)
 
     async def __aenter__(self) -> FakeMCPServer:
         return self
@@ -385,20 +378,9 @@ class FakeMCPServer:
     ) -> None:
         await anyio.to_thread.run_sync(self.close)
 
-    def _child(self) -> StdioServerParameters:
-        target = self.import_path
-        if self._tempdir is None:
-            self._tempdir = Path(tempfile.mkdtemp(prefix="littleghost-fake-"))
-            self._publish()
-        self._stdio_clients += 1
-        records = self._tempdir / f"records-{self._stdio_clients}.jsonl"
-        self._records.follow(records)
-        return child_parameters(target, self._tempdir / "script.json", records)
-
     def _publish(self) -> None:
         """Keep the script file stdio children follow up to date."""
-        if self._tempdir is not None:
-            self._script.publish(self._tempdir / "script.json")
+        self._children.publish()
 
     def _script_fault(self, target: tuple[str, str | None], fault: Fault | None) -> None:
         if require_fault(fault) is None:

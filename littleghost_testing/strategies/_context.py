@@ -38,6 +38,8 @@ _DEFAULT_BASE = "urn:littleghost:schema"
 # how far past that a schema with no finite instance is given up on.
 RECURSION_DEPTH = 2
 _HARD_DEPTH = RECURSION_DEPTH + 4
+# Subschemas kept to be referenced: they never apply where they stand.
+_DEFINITIONS = frozenset({"$defs", "definitions"})
 
 
 class TooDeep(Exception):
@@ -174,7 +176,8 @@ class Context:
                     return True
                 pending.append(target)
             for key, value in schema.items():
-                map_subschemas(key, value, lambda subschema, _: pending.append(subschema))
+                if key not in _DEFINITIONS:  # applied only where a $ref names them, followed above
+                    map_subschemas(key, value, lambda subschema, _: pending.append(subschema))
         return False
 
     def entered(self, schema: Schema) -> str | None:
