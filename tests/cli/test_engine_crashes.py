@@ -71,7 +71,7 @@ def test_a_success_that_reads_as_an_error_is_a_warning_quoting_it(anyio_backend:
 def test_an_invalid_input_refused_in_a_successs_words_was_not_accepted(
     anyio_backend: str,
 ) -> None:
-    # The server checks the type itself and answers {"success": false} without isError.
+    # The server checks types and keys itself and answers {"success": false} without isError.
     with connected(anyio_backend, lambda: mcp.Client(python_sdk.by_hand)) as engine:
         report = engine.fuzz("count", FAST)
     assert report.invalid_calls > 0 and report.answers.success == report.valid_calls

@@ -73,15 +73,23 @@ low = Server("planted-low", on_list_tools=_list_tools, on_call_tool=_call_tool)
 
 
 async def _list_by_hand(ctx: Any, params: Any) -> types.ListToolsResult:
-    schema = {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]}
+    schema = {
+        "type": "object",
+        "properties": {"count": {"type": "integer"}},
+        "required": ["count"],
+        "additionalProperties": False,
+    }
     tool = types.Tool(name="count", input_schema=schema, annotations=READ_ONLY)
     return types.ListToolsResult(tools=[tool])
 
 
 async def _call_by_hand(ctx: Any, params: Any) -> types.CallToolResult:
-    count = (params.arguments or {}).get("count")
-    if isinstance(count, int | float) and not isinstance(count, bool) and count == int(count):
-        body: dict[str, Any] = {"success": True, "count": count}
+    arguments = params.arguments or {}
+    count = arguments.get("count")
+    if set(arguments) - {"count"}:
+        body: dict[str, Any] = {"success": False, "error": "only count is allowed"}
+    elif isinstance(count, int | float) and not isinstance(count, bool) and count == int(count):
+        body = {"success": True, "count": count}
     else:
         body = {"success": False, "error": "count must be an integer"}
     return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(body))])
