@@ -176,14 +176,17 @@ class _Judge:
     def success(self, value: Any) -> Outcome:
         value = value.value if isinstance(value, lg.Result) else value
         shown = show(value)[:MAX_SHOWN_CHARS]
+        why = reads_as_error(value, self.tool_name)
         if self.probe.valid:
-            why = reads_as_error(value, self.tool_name)
             if why is None:
                 return self.outcome("success")
             return self.outcome(
                 "success",
                 self.finding("error_as_success", "a success that reads as one", f"{why}: {shown}"),
             )
+        if why is not None:
+            # A refusal in the server's own words, flagged or not: nothing was accepted.
+            return self.outcome("success")
         expected = (
             f"a refusal (isError or a JSON-RPC error): the input breaks "
             f"{self.probe.keyword!r} at {self.probe.path}"

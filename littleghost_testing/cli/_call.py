@@ -64,8 +64,8 @@ def _words(args: argparse.Namespace, command: list[str]) -> tuple[str | None, st
     words: list[str] = args.words
     named_elsewhere = bool(command) or args.config is not None
     expected = 2 if named_elsewhere else 3
+    shape = "TOOL INPUT" if named_elsewhere else "TARGET TOOL INPUT"
     if len(words) != expected:
-        shape = "TOOL INPUT" if named_elsewhere else "TARGET TOOL INPUT"
         raise CallUsageError(f"call takes {shape}, got {len(words)} words")
     *target, tool, text = words
     try:
@@ -73,6 +73,8 @@ def _words(args: argparse.Namespace, command: list[str]) -> tuple[str | None, st
     except RecursionError:
         raise CallUsageError("INPUT is nested too deeply to parse") from None
     except ValueError as error:
+        if tool.lstrip().startswith("{"):  # `call TOOL '{...}' URL`: the target put last
+            raise CallUsageError(f"INPUT is not JSON: call takes {shape}, in that order") from None
         raise CallUsageError(f"INPUT is not JSON: {error}") from None
     if not isinstance(arguments, dict):
         raise CallUsageError("INPUT must be a JSON object (MCP tool arguments are one)")

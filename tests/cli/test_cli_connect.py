@@ -220,6 +220,7 @@ def test_a_config_file_names_the_server_and_its_env(
         (["call", "x:y", "tool"], "call takes TARGET TOOL INPUT, got 2 words"),
         (["call", "x:y", "tool", "[1]"], "INPUT must be a JSON object"),
         (["call", "x:y", "tool", "{"], "INPUT is not JSON"),
+        (["call", "tool", "{}", "http://h/mcp"], "call takes TARGET TOOL INPUT, in that order"),
     ],
 )
 def test_connection_options_misused_exit_2_with_one_line(

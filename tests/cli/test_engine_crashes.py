@@ -68,6 +68,30 @@ def test_a_success_that_reads_as_an_error_is_a_warning_quoting_it(anyio_backend:
     assert report.answers.success == report.valid_calls and not report.unexercised
 
 
+def test_an_invalid_input_refused_in_a_successs_words_was_not_accepted(
+    anyio_backend: str,
+) -> None:
+    # The server checks types and keys itself and answers {"success": false} without isError.
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.by_hand)) as engine:
+        report = engine.fuzz("count", FAST)
+    assert report.invalid_calls > 0 and report.answers.success == report.valid_calls
+    assert report.groups == []
+
+
+def test_accepted_invalid_is_shown_on_an_input_whose_success_reads_as_one(
+    anyio_backend: str,
+) -> None:
+    # Every other document answers {"success": false}: "0" for 0 is shown accepted on "report".
+    works = {"comments": [{"document": "report", "paragraph": 0}]}
+    options = FuzzOptions(examples=10, shrink_budget=5.0, inputs=works)
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
+        report = engine.fuzz("comments", options)
+    accepted = [g.example for g in report.groups if g.example.kind == "accepted_invalid"]
+    assert accepted and all(finding.input["document"] == "report" for finding in accepted)
+    assert {"type"} <= {finding.keyword for finding in accepted}
+    assert all(finding.observed.startswith('a success: {"success":true') for finding in accepted)
+
+
 def test_a_low_level_server_crash_is_a_jsonrpc_error(anyio_backend: str) -> None:
     with connected(anyio_backend, lambda: mcp.Client(python_sdk.low)) as engine:
         report = engine.fuzz("crashing", FuzzOptions(examples=3, shrink_budget=0.0))

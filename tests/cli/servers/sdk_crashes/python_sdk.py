@@ -1,11 +1,14 @@
 """Planted bugs, written with the MCP Python SDK as users write tools: each tool one behaviour.
 
-``app`` is an ``MCPServer``; ``low`` a low-level ``Server`` whose handler raises.
+``app`` is an ``MCPServer``; ``low`` a low-level ``Server`` whose handler raises;
+``by_hand`` a low-level ``Server`` that checks its input itself and refuses in
+a success's words, as office-word-mcp-server does.
 Every tool is annotated read-only, so ``check`` calls it by default.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import mcp_types as types
@@ -43,6 +46,14 @@ def columns(table: str) -> dict[str, Any]:
 
 
 @app.tool(annotations=READ_ONLY)
+def comments(document: str, paragraph: int) -> dict[str, Any]:
+    """Only document "report" exists, the others answer success false; ``"0"`` is taken for 0."""
+    if document != "report":
+        return {"success": False, "error": f"document {document!r} does not exist"}
+    return {"success": True, "paragraph": paragraph, "comments": []}
+
+
+@app.tool(annotations=READ_ONLY)
 def echo(text: str) -> str:
     """The control: correct on every input."""
     return text
@@ -59,3 +70,29 @@ async def _call_tool(ctx: Any, params: Any) -> types.CallToolResult:
 
 
 low = Server("planted-low", on_list_tools=_list_tools, on_call_tool=_call_tool)
+
+
+async def _list_by_hand(ctx: Any, params: Any) -> types.ListToolsResult:
+    schema = {
+        "type": "object",
+        "properties": {"count": {"type": "integer"}},
+        "required": ["count"],
+        "additionalProperties": False,
+    }
+    tool = types.Tool(name="count", input_schema=schema, annotations=READ_ONLY)
+    return types.ListToolsResult(tools=[tool])
+
+
+async def _call_by_hand(ctx: Any, params: Any) -> types.CallToolResult:
+    arguments = params.arguments or {}
+    count = arguments.get("count")
+    if set(arguments) - {"count"}:
+        body: dict[str, Any] = {"success": False, "error": "only count is allowed"}
+    elif isinstance(count, int | float) and not isinstance(count, bool) and count == int(count):
+        body = {"success": True, "count": count}
+    else:
+        body = {"success": False, "error": "count must be an integer"}
+    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(body))])
+
+
+by_hand = Server("planted-by-hand", on_list_tools=_list_by_hand, on_call_tool=_call_by_hand)
