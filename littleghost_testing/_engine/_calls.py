@@ -75,7 +75,8 @@ class Probe:
 class Outcome:
     """How the server answered one call, and the findings it makes.
 
-    ``said`` is the text of an error answer (``isError`` or JSON-RPC), bounded.
+    ``said`` is the text of an error answer (``isError``, JSON-RPC, or a success that
+    reads as an error), bounded.
     """
 
     answer: Answer
@@ -180,10 +181,12 @@ class _Judge:
         if self.probe.valid:
             if why is None:
                 return self.outcome("success")
-            return self.outcome(
+            outcome = self.outcome(
                 "success",
                 self.finding("error_as_success", "a success that reads as one", f"{why}: {shown}"),
             )
+            outcome.said = shown  # the refusal an ``unexercised`` warning quotes
+            return outcome
         if why is not None:
             # A refusal in the server's own words, flagged or not: nothing was accepted.
             return self.outcome("success")

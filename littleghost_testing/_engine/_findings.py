@@ -135,17 +135,28 @@ class FindingGroup:
 
 @dataclass
 class Answers:
-    """How the server answered the valid inputs: success, ``isError``, JSON-RPC error."""
+    """How the server answered the valid inputs: success, ``isError``, JSON-RPC error.
+
+    ``reads_as_error`` counts the successes whose content reads as an error
+    (``error_as_success``): answered, but nothing was done with the input.
+    """
 
     success: int = 0
     is_error: int = 0
     jsonrpc_error: int = 0
+    reads_as_error: int = 0
+
+    @property
+    def worked(self) -> int:
+        """Successes that read as one."""
+        return self.success - self.reads_as_error
 
     def to_json(self) -> dict[str, int]:
         return {
             "success": self.success,
             "is_error": self.is_error,
             "jsonrpc_error": self.jsonrpc_error,
+            "reads_as_error": self.reads_as_error,
         }
 
 
@@ -178,8 +189,8 @@ class ToolReport:
 
     @property
     def unexercised(self) -> bool:
-        """Called, yet no valid input was answered with success."""
-        return self.called and self.answers.success == 0 and not self.crashed
+        """Called, yet no valid input was answered with a success that reads as one."""
+        return self.called and self.answers.worked == 0 and not self.crashed
 
     @property
     def violation_count(self) -> int:
@@ -297,10 +308,13 @@ def unexercised(report: ToolReport, first_refusal: str | None) -> str:
     calls all went unanswered needs time (its note says so), not other inputs.
     """
     answers, valid = report.answers, report.valid_calls
-    refused = answers.is_error + answers.jsonrpc_error
+    refused = answers.is_error + answers.jsonrpc_error + answers.reads_as_error
+    as_errors = ""
+    if answers.reads_as_error:
+        as_errors = f", {answers.reads_as_error} successes that read as errors"
     text = (
         f"no valid call of {valid} succeeded ({answers.is_error} isError, "
-        f"{answers.jsonrpc_error} JSON-RPC errors, {valid - refused} without an answer)"
+        f"{answers.jsonrpc_error} JSON-RPC errors{as_errors}, {valid - refused} without an answer)"
     )
     if first_refusal is not None:
         text += f"; the first answered {json.dumps(first_refusal, ensure_ascii=True)}"

@@ -356,7 +356,10 @@ class _ToolRun:
             report.valid_calls += 1
             if outcome.answer == "success":
                 report.answers.success += 1
-                if len(self.successes) < MAX_WORKING_INPUTS and isinstance(probe.input, dict):
+                if any(finding.kind == "error_as_success" for finding in outcome.findings):
+                    # Refused in a success's words: no base for inputs that work.
+                    report.answers.reads_as_error += 1
+                elif len(self.successes) < MAX_WORKING_INPUTS and isinstance(probe.input, dict):
                     self.successes.append(probe.input)
             elif outcome.answer == "is_error":
                 report.answers.is_error += 1
@@ -504,7 +507,7 @@ class _ToolRun:
             FindingGroup(min(found, key=_size), len(found)) for found in self.findings.values()
         ]
         report = self.report
-        if report.answers.success == 0 and not report.crashed:
+        if report.unexercised:
             groups.append(FindingGroup(self._unexercised(), 1))
         report.groups = groups
 

@@ -60,12 +60,22 @@ def test_unexercised_quotes_the_first_refusal_and_suggests_inputs(anyio_backend:
 def test_a_success_that_reads_as_an_error_is_a_warning_quoting_it(anyio_backend: str) -> None:
     with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
         report = engine.fuzz("columns", FAST)
-    (group,) = report.groups
-    finding = group.example
-    assert (finding.kind, finding.severity) == ("error_as_success", "warning")
+    found = {group.example.kind: group for group in report.groups}
+    assert set(found) == {"error_as_success", "unexercised"}
+    finding = found["error_as_success"].example
+    assert finding.severity == "warning"
     assert finding.observed.startswith('"success" is false: {"success":false,"message":"no table')
-    assert group.count == report.valid_calls
-    assert report.answers.success == report.valid_calls and not report.unexercised
+    assert found["error_as_success"].count == report.valid_calls
+    # Answered every time, yet nothing was done: the tool was never exercised.
+    assert report.answers.success == report.answers.reads_as_error == report.valid_calls
+    assert report.unexercised
+    assert found["unexercised"].example.observed.startswith(
+        f"no valid call of {report.valid_calls} succeeded (0 isError, 0 JSON-RPC errors, "
+        f"{report.valid_calls} successes that read as errors, 0 without an answer); "
+        'the first answered "{\\"success\\":false,\\"message\\":\\"no table'
+    )
+    observed = found["unexercised"].example.observed
+    assert observed.endswith("give inputs that work with --inputs FILE")
 
 
 def test_an_invalid_input_refused_in_a_successs_words_was_not_accepted(

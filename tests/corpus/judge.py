@@ -4,7 +4,8 @@ A planted bug is *found* when its tool (or resource, resource template or
 prompt: a *read*) has a finding of the manifest's kind. A *false alarm* is a
 finding on a control, or a finding of another kind on a bug's item (each
 distinct finding counts once), bar the kinds its row lists as ``also``: a
-listed resource is read once, so a bug there leaves it ``unexercised`` too.
+listed resource is read once, so a bug there leaves it ``unexercised`` too,
+as does a tool whose every answer reads as an error.
 Shared by the suite's test and
 ``bench/kill_rate.py``, so both judge alike.
 """

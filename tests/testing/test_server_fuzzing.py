@@ -207,8 +207,10 @@ def test_warnings_are_pytest_warnings_or_failures_on_request() -> None:
     assert report.warning_count > 0 and report.violation_count == 0
     (warning,) = caught
     text = str(warning.message)
-    assert text.startswith("columns on MCPServer 'planted': 1 warning in ")
+    # Every answer reads as an error: the tool was never exercised either.
+    assert text.startswith("columns on MCPServer 'planted': 2 warnings in ")
     assert "columns: error_as_success (warning): " in text
+    assert "columns: unexercised (warning): no valid call of " in text
     assert '  observed:  "success" is false: {"success":false,' in text
 
     strict = from_target(planted, examples=3, fail_on_warnings=True)
