@@ -20,11 +20,13 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any, cast
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
@@ -352,15 +354,20 @@ class Checker:
                 reports[name] = _skipped(by_name[name], f"not checked: {why}")
                 continue
             progress.started(name)
-            report = fuzz_tool(
-                cast(BlockingPortal, calls),  # the engine only starts calls on it
-                planned,
-                self.options,
-                deadline=deadline,
-                should_stop=self._should_stop,
-                on_call=lambda report: self._called(report, progress),
-                faults=session.faults,
-            )
+            try:
+                report = fuzz_tool(
+                    cast(BlockingPortal, calls),  # the engine only starts calls on it
+                    planned,
+                    self.options,
+                    deadline=deadline,
+                    should_stop=self._should_stop,
+                    on_call=lambda report: self._called(report, progress),
+                    faults=session.faults,
+                )
+            except Exception as error:  # littleghost's own bug: the other tools go on
+                why = f"not checked: littleghost failed on it: {_where(error)}; please report it"
+                report = _skipped(planned, why)
+                connected = session.usable = False  # a call of it may still be in flight
             self._complete(report)
             reports[name] = report
             progress.finished(report)
@@ -450,6 +457,13 @@ def _counts(report: ToolReport) -> str:
         f"{plural(report.calls, verb)}, {plural(report.distinct_violations, 'violation')}, "
         f"{plural(report.distinct_warnings, 'warning')} ({report.elapsed:.1f} s)"
     )
+
+
+def _where(error: Exception) -> str:
+    """An error of littleghost's own, and the line that raised it: what a bug report needs."""
+    frames = traceback.extract_tb(error.__traceback__)
+    place = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{describe(error)}{place}"
 
 
 def _skipped(planned: PlannedTool, reason: str) -> ToolReport:

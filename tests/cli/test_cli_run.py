@@ -8,6 +8,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from servers.cli_harness import (
@@ -240,3 +241,26 @@ def test_ctrl_c_prints_and_writes_partial_results_and_exits_130(tmp_path: Path) 
     (slow,) = [tool for tool in data["tools"] if tool["name"] == "slow"]
     # The server saw 3 calls; the one in flight at Ctrl-C was cancelled, not answered.
     assert slow["called"] is True and 2 <= slow["calls"] < 2000
+
+
+def test_a_failure_of_littleghost_on_one_tool_names_it_and_the_others_are_checked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A bug of the kit's own (no server makes the engine raise): planted where the run calls it.
+    from littleghost_testing.cli import _run
+
+    engine = _run.fuzz_tool
+
+    def failing_on_lookup(portal: object, planned: Any, *args: Any, **options: Any) -> Any:
+        if planned.name == "order_status":
+            raise KeyError("planted")
+        return engine(portal, planned, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_run, "fuzz_tool", failing_on_lookup)
+    code, out, err = run(capsys, "check", f"{DEMO}:server", *FAST)
+    assert code == 0, err
+    (line,) = [line for line in out.splitlines() if line.lstrip().startswith("order_status ")]
+    assert "skipped: not checked: littleghost failed on it: KeyError(\"'planted'\") at " in line
+    assert line.endswith("; please report it")
+    assert "Traceback" not in err
+    assert "(2 checked, 1 skipped)" in out.splitlines()[-1]
