@@ -46,6 +46,13 @@ class TooDeep(Exception):
     """A recursive ``$ref`` is still required past the recursion bound."""
 
 
+def _as_written(uri: str) -> str:
+    """A reference in a schema without ``$id`` as its author wrote it (``#/$defs/node``)."""
+    if uri.startswith(_DEFAULT_BASE):
+        return "#" + uri.removeprefix(_DEFAULT_BASE).removeprefix("#")
+    return uri
+
+
 def thaw(value: Any) -> Any:
     """A plain-``dict``/``list`` copy of a (possibly deeply frozen) JSON value."""
     if isinstance(value, Mapping):
@@ -90,7 +97,7 @@ class RefStack:
             return self
         loops = (*self.loops, *(uri for uri in uris if ctx.cyclic(uri)))
         if any(loops.count(uri) > _HARD_DEPTH for uri in uris):
-            raise TooDeep(uris[-1])
+            raise TooDeep(_as_written(uris[-1]))
         return RefStack((*self.refs, *uris), loops)
 
     @property

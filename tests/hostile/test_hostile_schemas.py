@@ -70,7 +70,7 @@ def test_check_names_each_broken_schema_and_checks_the_others(tmp_path: Path) ->
         assert (tool["violation_count"], tool["warning_count"], tool["notes"]) == (0, 0, []), tool
 
     assert tools["endless"]["notes"][0] == (
-        "no valid inputs: $ref urn:littleghost:schema recurses without a finite instance"
+        "no valid inputs: $ref # recurses without a finite instance"
     )
     assert tools["loop"]["notes"][0] == (
         "no valid inputs: required property 'x' can never be valid: "
