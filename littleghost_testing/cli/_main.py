@@ -177,7 +177,8 @@ def _nothing(planned: Sequence[Any]) -> int:
     if not planned:
         why = "the server lists no tools"
     else:
-        why = f"all {len(planned)} tools were skipped (see the reasons above)"
+        skipped = "the only tool was" if len(planned) == 1 else f"all {len(planned)} tools were"
+        why = f"{skipped} skipped (see the reasons above)"
     print(f"littleghost: nothing checked: {why}", file=sys.stderr)
     return EXIT_NOTHING
 

@@ -71,7 +71,7 @@ def write_read_plan(reads: ReadPlan, out: TextIO) -> None:
     out.write(
         f"\nwould read {plural(count['resource'], 'resource')}, "
         f"{plural(count['resource template'], 'resource template')} "
-        f"and get {plural(count['prompt'], 'prompt')}:\n"
+        f"and get {plural(count['prompt'], 'prompt')}{':' if reads.reads else ''}\n"
     )
     for read in reads.reads:
         out.write(

@@ -73,3 +73,10 @@ def unseen(topic: str) -> str:
 
 
 silent.fault_listing(Hang())
+
+unannotated = FakeMCPServer("unannotated")
+
+
+@unannotated.tool(description="No annotations: it may change state.")
+def archive(topic: str) -> str:
+    return topic

@@ -264,3 +264,16 @@ def test_a_failure_of_littleghost_on_one_tool_names_it_and_the_others_are_checke
     assert line.endswith("; please report it")
     assert "Traceback" not in err
     assert "(2 checked, 1 skipped)" in out.splitlines()[-1]
+
+
+def test_a_lone_skipped_tool_and_nothing_to_read_read_plainly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "check", "cli_targets:unannotated")
+    assert code == 5
+    assert err.splitlines()[-1] == (
+        "littleghost: nothing checked: the only tool was skipped (see the reasons above)"
+    )
+    code, out, _ = run(capsys, "check", "--dry-run", "cli_targets:unannotated")
+    assert code == 5
+    assert out.splitlines()[-1] == "would read 0 resources, 0 resource templates and get 0 prompts"
