@@ -7,9 +7,15 @@ first offers a few seeds: draws made once per schema from fixed random seeds
 (the same in every process) that between them reach every target the draws
 reach. An example takes a seed behind two choices (``True``, then its index)
 and replays the seed's own choices, forced: a finite branch of Hypothesis's
-choice tree, which Hypothesis never generates again once exhausted. So the
-first examples go through the seeds without repeating one, and then every
-example is drawn as before (``False``, an unused index, then plain draws).
+choice tree, which Hypothesis never generates again once exhausted (nor
+mutates into a new example: the forced choices win). So the first examples go
+through the seeds without repeating one, and then every example is drawn as
+before (``False``, an unused index, then plain draws).
+
+Hypothesis picks a new example's index at random among the unused ones, so
+with more seeds than examples which seeds come is luck. Seeds of the first
+tier (``Seed.tier``: a constraint broken at its first pass through every
+``$ref``) carry nearly all the index's weight, so they come before the rest.
 
 Replay and shrinking stay exact: the choices alone rebuild a seed, and when
 shrinking turns ``True`` into ``False`` the same choices, no longer forced,
@@ -34,6 +40,7 @@ from .._compat import (
     before_each_choice,
     building,
     choices_of,
+    draw_index,
     forced,
     seeded_data,
     simplest_data,
@@ -43,13 +50,23 @@ __all__ = ["OutOfTime", "Seed", "SeedsFirst", "check_clock", "choices_until", "d
 
 T = TypeVar("T")
 
-# The chance to take a seed with many seeds: one example in 500 is a plain draw
-# while seeds are left. One in 50 cost a schema with 49 seeds (one per
-# constraint) seven of its 50 examples: a plain draw and Hypothesis's mutated
-# copies of it, so seven constraints went unbroken. Spelled with 0.002:
-# Hypothesis mixes the float literals of local modules into its draws, so a new
-# one changes every seeded run (and its coverage figures).
-_MANY_SEEDS_CHANCE = 1 - 0.002
+# The chance to take a seed with many seeds: while seeds are left, a plain draw
+# about never comes. Each plain draw costs up to seven examples: Hypothesis
+# mutates every new example up to five times (copies one part over another with
+# the same label), and a plain draw's mutations are new examples, where a seed's
+# are not (its choices are forced). At one in 500, a plain draw and six mutations
+# took seven of firecrawl's `firecrawl_interact`'s first 50 examples (81 seeds,
+# one per constraint), and six constraints went unbroken. (Hypothesis mixes the
+# literals of local modules into its draws: a new one changes every seeded run.)
+_MANY_SEEDS_CHANCE = 1 - 1e-9
+
+LATER_TIERS_WEIGHT = 0.002
+"""The share of a seed index's random draws that may land on a seed past the first tier
+while the first tier has unused seeds (the first tier's seeds share the rest)."""
+
+MOST_WEIGHTED = 255
+"""First-tier seeds that carry the index's weight (Hypothesis's limit on ``weights``);
+past it, the rest of the first tier comes with the later tiers."""
 
 _choices_end: ContextVar[float | None] = ContextVar("littleghost_choices_end", default=None)
 
@@ -91,6 +108,8 @@ class Seed(Generic[T]):
 
     value: T
     choices: tuple[Any, ...]
+    # Lower comes first: examples take the lowest tier's seeds before the others.
+    tier: int = 0
 
 
 class SeedsFirst(SearchStrategy[T]):
@@ -102,12 +121,14 @@ class SeedsFirst(SearchStrategy[T]):
         super().__init__()
         self._make_seeds = seeds
         self._seeds: Sequence[Seed[T]] | None = None
+        self._weights: dict[int, float] | None = None
         self.plain = plain
         self._label = label
 
     def seeds(self) -> Sequence[Seed[T]]:
         if self._seeds is None:
             self._seeds = self._make_seeds()
+            self._weights = first_tier_weights(self._seeds)
         return self._seeds
 
     def do_draw(self, data: ConjectureData) -> T:
@@ -117,7 +138,7 @@ class SeedsFirst(SearchStrategy[T]):
         from_seed = data.draw_boolean(_seed_chance(len(seeds)))
         # Drawn by a plain draw too, so the choices stay aligned when shrinking turns
         # True into False; not drawn for one seed, where it would be a choice of one.
-        index = data.draw_integer(0, len(seeds) - 1) if len(seeds) > 1 else 0
+        index = draw_index(data, len(seeds), self._weights) if len(seeds) > 1 else 0
         if not from_seed:
             return data.draw(self.plain)
         with forced(data, seeds[index].choices):
@@ -143,6 +164,23 @@ def _seed_chance(count: int) -> float:
     if count + 1 >= RANDOM_TRIES:
         return _MANY_SEEDS_CHANCE
     return count / (count + 1)
+
+
+def first_tier_weights(seeds: Sequence[Seed[Any]]) -> dict[int, float] | None:
+    """The index weights that take the lowest tier's seeds first; None for a single tier.
+
+    A random draw of the index then lands on a first-tier seed but once in
+    ``1 / LATER_TIERS_WEIGHT``, so new examples take first-tier seeds while any
+    is left (Hypothesis draws again, up to ``RANDOM_TRIES`` times, when it lands
+    on a used one), then the others.
+    """
+    if not seeds:
+        return None
+    first = min(seed.tier for seed in seeds)
+    chosen = [index for index, seed in enumerate(seeds) if seed.tier == first][:MOST_WEIGHTED]
+    if len(chosen) == len(seeds):
+        return None
+    return dict.fromkeys(chosen, (1 - LATER_TIERS_WEIGHT) / len(chosen))
 
 
 def draw_outside(
