@@ -5,10 +5,10 @@ engine's prefix-stable examples), forces or times each choice a draw makes,
 names a contract test's example-database key and moves Hypothesis' cache
 folder. ``SeedsFirst`` (strategies/_in_turn.py) is a ``SearchStrategy`` with
 a ``do_draw`` of its own, calling ``ConjectureData.draw``, ``draw_boolean``
-and ``draw_integer`` (with ``weights``, in ``draw_index``). None of that is public API: when Hypothesis changes,
-this module (and that method) is what to change, with the pin in
-pyproject.toml. The MCP SDK's internals are in ``littleghost/mcp/_compat.py``;
-the kit uses no other dependency's.
+and ``draw_integer`` (with ``weights``: ``draw_index``). None of that is
+public API: when Hypothesis changes, this module (and that method) is what
+to change, with the pin in pyproject.toml. The MCP SDK's internals are in
+``littleghost/mcp/_compat.py``; the kit uses no other dependency's.
 
 Tested with hypothesis 6.168.0, the lowest supported (``.ci/lowest``), and
 6.170.17, the newest on PyPI (checked with ``pip index versions hypothesis``

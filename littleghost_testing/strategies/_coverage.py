@@ -484,7 +484,7 @@ class _Walker:
         keys = [_key_of(match) for match in _PATH_PART.finditer(record.path)]
         if record.keyword == "required":
             keys = keys[:-1]  # the missing key: `required` is its parent's
-        names = {record.keyword, *(k for k, old in KEYWORD_ALIASES.items() if record.keyword in old)}
+        names = {record.keyword, *(k for k, v in KEYWORD_ALIASES.items() if record.keyword in v)}
         levels = [self._passes(self.root, (), 0, ())]
         for key in keys:
             levels.append(

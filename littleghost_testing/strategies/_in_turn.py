@@ -12,10 +12,15 @@ mutates into a new example: the forced choices win). So the first examples go
 through the seeds without repeating one, and then every example is drawn as
 before (``False``, an unused index, then plain draws).
 
-Hypothesis picks a new example's index at random among the unused ones, so
-with more seeds than examples which seeds come is luck. Seeds of the first
-tier (``Seed.tier``: a constraint broken at its first pass through every
-``$ref``) carry nearly all the index's weight, so they come before the rest.
+Hypothesis picks a new example's index at random among the unused ones (up
+to ``RANDOM_TRIES`` draws, then among the values not yet tried), so with more
+seeds than examples, which seeds come would be luck. Seeds come in tiers
+(``Seed.tier``: for invalid inputs, a constraint met at its first pass
+through every ``$ref``, then those met again one recursion deeper): the
+index runs over the first tier and one more value that stands for the later
+tiers (an index of their own follows), and that value carries almost none of
+the index's weight. So new examples take the first tier's seeds, in
+Hypothesis's order, until none is left, and only then the later tiers'.
 
 Replay and shrinking stay exact: the choices alone rebuild a seed, and when
 shrinking turns ``True`` into ``False`` the same choices, no longer forced,
@@ -61,12 +66,12 @@ T = TypeVar("T")
 _MANY_SEEDS_CHANCE = 1 - 1e-9
 
 LATER_TIERS_WEIGHT = 0.002
-"""The share of a seed index's random draws that may land on a seed past the first tier
-while the first tier has unused seeds (the first tier's seeds share the rest)."""
+"""At most this share of a tier's random index draws stand for the later tiers (the
+tier's own seeds share the rest of the weight)."""
 
 MOST_WEIGHTED = 255
-"""First-tier seeds that carry the index's weight (Hypothesis's limit on ``weights``);
-past it, the rest of the first tier comes with the later tiers."""
+"""Seeds of a tier that carry its index's weight (Hypothesis's limit on ``weights``);
+past it, the rest of a large tier are drawn about as rarely as the later tiers."""
 
 _choices_end: ContextVar[float | None] = ContextVar("littleghost_choices_end", default=None)
 
@@ -121,14 +126,14 @@ class SeedsFirst(SearchStrategy[T]):
         super().__init__()
         self._make_seeds = seeds
         self._seeds: Sequence[Seed[T]] | None = None
-        self._weights: dict[int, float] | None = None
+        self._tiers: list[list[Seed[T]]] = []
         self.plain = plain
         self._label = label
 
     def seeds(self) -> Sequence[Seed[T]]:
         if self._seeds is None:
             self._seeds = self._make_seeds()
-            self._weights = first_tier_weights(self._seeds)
+            self._tiers = tiers(self._seeds)
         return self._seeds
 
     def do_draw(self, data: ConjectureData) -> T:
@@ -137,12 +142,22 @@ class SeedsFirst(SearchStrategy[T]):
             return data.draw(self.plain)
         from_seed = data.draw_boolean(_seed_chance(len(seeds)))
         # Drawn by a plain draw too, so the choices stay aligned when shrinking turns
-        # True into False; not drawn for one seed, where it would be a choice of one.
-        index = draw_index(data, len(seeds), self._weights) if len(seeds) > 1 else 0
+        # True into False.
+        seed = self._pick(data)
         if not from_seed:
             return data.draw(self.plain)
-        with forced(data, seeds[index].choices):
+        with forced(data, seed.choices):
             return data.draw(self.plain)
+
+    def _pick(self, data: ConjectureData) -> Seed[T]:
+        """A seed by its tier's index; a tier's last index stands for the later tiers."""
+        *earlier, last = self._tiers
+        for tier in earlier:
+            index = draw_index(data, len(tier) + 1, tier_weights(len(tier)))
+            if index < len(tier):
+                return tier[index]
+        # No choice for one seed, where it would be a choice of one.
+        return last[draw_index(data, len(last), None)] if len(last) > 1 else last[0]
 
     def __repr__(self) -> str:
         # Not the plain strategy's: Hypothesis spells out every argument of every
@@ -166,21 +181,23 @@ def _seed_chance(count: int) -> float:
     return count / (count + 1)
 
 
-def first_tier_weights(seeds: Sequence[Seed[Any]]) -> dict[int, float] | None:
-    """The index weights that take the lowest tier's seeds first; None for a single tier.
+def tiers(seeds: Sequence[Seed[T]]) -> list[list[Seed[T]]]:
+    """``seeds`` grouped by tier, lowest first, each in the order given."""
+    return [
+        [seed for seed in seeds if seed.tier == tier] for tier in sorted({s.tier for s in seeds})
+    ]
 
-    A random draw of the index then lands on a first-tier seed but once in
-    ``1 / LATER_TIERS_WEIGHT``, so new examples take first-tier seeds while any
-    is left (Hypothesis draws again, up to ``RANDOM_TRIES`` times, when it lands
-    on a used one), then the others.
+
+def tier_weights(size: int) -> dict[int, float]:
+    """Weights for the index of a tier of ``size`` seeds and a last value for the later tiers.
+
+    The tier's seeds share ``1 - LATER_TIERS_WEIGHT``; the rest is spread over
+    every value alike. So a random draw stands for the later tiers but about once
+    in ``(size + 1) / LATER_TIERS_WEIGHT``, and the later tiers come once this
+    tier's seeds are all used (Hypothesis then takes the values not yet tried).
     """
-    if not seeds:
-        return None
-    first = min(seed.tier for seed in seeds)
-    chosen = [index for index, seed in enumerate(seeds) if seed.tier == first][:MOST_WEIGHTED]
-    if len(chosen) == len(seeds):
-        return None
-    return dict.fromkeys(chosen, (1 - LATER_TIERS_WEIGHT) / len(chosen))
+    weighted = min(size, MOST_WEIGHTED)
+    return dict.fromkeys(range(weighted), (1 - LATER_TIERS_WEIGHT) / weighted)
 
 
 def draw_outside(
