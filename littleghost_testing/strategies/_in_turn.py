@@ -61,8 +61,7 @@ T = TypeVar("T")
 # the same label), and a plain draw's mutations are new examples, where a seed's
 # are not (its choices are forced). At one in 500, a plain draw and six mutations
 # took seven of firecrawl's `firecrawl_interact`'s first 50 examples (81 seeds,
-# one per constraint), and six constraints went unbroken. (Hypothesis mixes the
-# literals of local modules into its draws: a new one changes every seeded run.)
+# one per constraint), and six constraints went unbroken.
 _MANY_SEEDS_CHANCE = 1 - 1e-9
 
 LATER_TIERS_WEIGHT = 0.002
@@ -126,14 +125,14 @@ class SeedsFirst(SearchStrategy[T]):
         super().__init__()
         self._make_seeds = seeds
         self._seeds: Sequence[Seed[T]] | None = None
-        self._tiers: list[list[Seed[T]]] = []
+        self._tiers: list[tuple[list[Seed[T]], dict[int, float]]] = []
         self.plain = plain
         self._label = label
 
     def seeds(self) -> Sequence[Seed[T]]:
         if self._seeds is None:
             self._seeds = self._make_seeds()
-            self._tiers = tiers(self._seeds)
+            self._tiers = [(tier, tier_weights(len(tier))) for tier in tiers(self._seeds)]
         return self._seeds
 
     def do_draw(self, data: ConjectureData) -> T:
@@ -151,9 +150,9 @@ class SeedsFirst(SearchStrategy[T]):
 
     def _pick(self, data: ConjectureData) -> Seed[T]:
         """A seed by its tier's index; a tier's last index stands for the later tiers."""
-        *earlier, last = self._tiers
-        for tier in earlier:
-            index = draw_index(data, len(tier) + 1, tier_weights(len(tier)))
+        *earlier, (last, _) = self._tiers
+        for tier, weights in earlier:
+            index = draw_index(data, len(tier) + 1, weights)
             if index < len(tier):
                 return tier[index]
         # No choice for one seed, where it would be a choice of one.
@@ -195,6 +194,8 @@ def tier_weights(size: int) -> dict[int, float]:
     every value alike. So a random draw stands for the later tiers but about once
     in ``(size + 1) / LATER_TIERS_WEIGHT``, and the later tiers come once this
     tier's seeds are all used (Hypothesis then takes the values not yet tried).
+    That costs what ``_MANY_SEEDS_CHANCE`` does: once the tier is used up, each
+    new example draws its index ``RANDOM_TRIES`` times first.
     """
     weighted = min(size, MOST_WEIGHTED)
     return dict.fromkeys(range(weighted), (1 - LATER_TIERS_WEIGHT) / weighted)
