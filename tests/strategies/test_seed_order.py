@@ -73,11 +73,11 @@ def key(record: InvalidInput) -> str:
 
 
 def test_a_constraint_met_again_one_recursion_deeper_is_in_a_later_tier() -> None:
-    tiers = {(seed.value.keyword, seed.value.path): seed.tier for seed in seeds_of(TREE)}
-    assert len(tiers) == 60
-    assert {tiers[("maximum", f"$.n{index:02}")] for index in range(20)} == {0}
-    assert {tiers[("type", f"$.n{index:02}")] for index in range(20)} == {0}
-    assert {tiers[("type", f"$.c{index:02}")] for index in range(20)} == {1}
+    tier_of = {(seed.value.keyword, seed.value.path): seed.tier for seed in seeds_of(TREE)}
+    assert len(tier_of) == 60
+    assert {tier_of[("maximum", f"$.n{index:02}")] for index in range(20)} == {0}
+    assert {tier_of[("type", f"$.n{index:02}")] for index in range(20)} == {0}
+    assert {tier_of[("type", f"$.c{index:02}")] for index in range(20)} == {1}
     assert [seed.tier for seed in seeds_of(TREE)] == [0] * 40 + [1] * 20  # in tier order
 
 
