@@ -513,7 +513,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write per-schema results here")
     parser.add_argument("--coverage", action="store_true", help="measure shape coverage instead")
     parser.add_argument("--suite", action="store_true", help="judge JSON-Schema-Test-Suite cases")
-    parser.add_argument("--only", help="--suite: only the cases whose name contains this")
+    parser.add_argument(
+        "--only", help="only the suite cases (or corpus tools, server/tool) whose name has this"
+    )
     parser.add_argument(
         "--cpu-budget", action="store_true", help="--suite: time out on CPU, not wall, seconds"
     )
@@ -533,6 +535,7 @@ def main() -> None:
             args.json.write_text(json.dumps(found, indent=1, default=repr))
         return
     corpus = load_corpus()[: args.limit][:: args.stride]
+    corpus = [(tool, schema) for tool, schema in corpus if args.only is None or args.only in tool]
     if args.coverage:
         found = coverage(corpus, args.examples)
         if args.json:

@@ -5,10 +5,10 @@ engine's prefix-stable examples), forces or times each choice a draw makes,
 names a contract test's example-database key and moves Hypothesis' cache
 folder. ``SeedsFirst`` (strategies/_in_turn.py) is a ``SearchStrategy`` with
 a ``do_draw`` of its own, calling ``ConjectureData.draw``, ``draw_boolean``
-and ``draw_integer``. None of that is public API: when Hypothesis changes,
-this module (and that method) is what to change, with the pin in
-pyproject.toml. The MCP SDK's internals are in ``littleghost/mcp/_compat.py``;
-the kit uses no other dependency's.
+and ``draw_integer`` (with ``weights``: ``draw_index``). None of that is
+public API: when Hypothesis changes, this module (and that method) is what
+to change, with the pin in pyproject.toml. The MCP SDK's internals are in
+``littleghost/mcp/_compat.py``; the kit uses no other dependency's.
 
 Tested with hypothesis 6.168.0, the lowest supported (``.ci/lowest``), and
 6.170.17, the newest on PyPI (checked with ``pip index versions hypothesis``
@@ -39,6 +39,7 @@ __all__ = [
     "building",
     "choices_of",
     "draw_in_test",
+    "draw_index",
     "forced",
     "global_seed",
     "home_directory",
@@ -80,6 +81,12 @@ def building(data: ConjectureData, test: Callable[..., Any]) -> BuildContext:
 def choices_of(data: ConjectureData) -> tuple[Any, ...]:
     """The choices ``data`` made so far: replayed (``forced``), they rebuild its value."""
     return tuple(data.choices)
+
+
+def draw_index(data: ConjectureData, count: int, weights: dict[int, float] | None) -> int:
+    """An index below ``count``: ``weights`` maps some to their chance (below 1 in all,
+    at most 255 of them), the rest of the chance spread over every index alike."""
+    return data.draw_integer(0, count - 1, weights=weights)
 
 
 def _wrap_choices(data: ConjectureData, wrap: Callable[[Callable[..., Any]], Any]) -> None:

@@ -146,7 +146,8 @@ class Compiled:
         return text if len(text) <= _REPR_CHARS else text[: _REPR_CHARS - 3] + "..."
 
     def _invalid_seeds(self) -> list[Seed[InvalidInput]]:
-        """Per constraint broken, the first of a few fixed draws of each site, smallest first."""
+        """Per constraint broken, the first of a few fixed draws of each site; those at their
+        first pass through every ``$ref`` first (``one_per_break``), then smallest first."""
         from ._coverage import one_per_break
 
         found: list[Seed[InvalidInput]] = []
@@ -160,7 +161,7 @@ class Compiled:
         seeds = one_per_break(self.schema, found)
         if simplest is not None:
             seeds = [seed for seed in seeds if seed.value != simplest.value]
-        return sorted(seeds, key=_size)
+        return sorted(seeds, key=lambda seed: (seed.tier, _size(seed)))
 
     def confirmed(self, broken: Broken) -> InvalidInput | None:
         """The input, if the validator reports exactly the one violation the mutation claims.

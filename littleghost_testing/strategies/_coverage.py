@@ -23,11 +23,11 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._context import Context, Schema, canonical
-from ._drafts import to_2020_12
+from ._drafts import KEYWORD_ALIASES, to_2020_12
 from ._errors import SchemaError
 from ._in_turn import Seed
 from ._invalid import InvalidInput
@@ -184,12 +184,14 @@ def _gained(pool: list[tuple[Seed[Any], set[Target]]], batch: int) -> bool:
 
 
 def one_per_break(schema: Schema, seeds: list[Seed[InvalidInput]]) -> list[Seed[InvalidInput]]:
-    """The first of ``seeds`` to break each constraint target (keyword at a location)."""
+    """The first of ``seeds`` to break each constraint target (keyword at a location), each
+    in the tier of its recursion repeats (``_Walker.repeats``): a constraint met again one
+    recursion deeper comes after every constraint met at its first pass."""
     walker = _Walker(to_2020_12(schema))
     first: dict[Target, Seed[InvalidInput]] = {}
     for seed in seeds:
         first.setdefault(walker.broken(seed.value), seed)
-    return list(first.values())
+    return [replace(seed, tier=walker.repeats(seed.value)) for seed in first.values()]
 
 
 class _Walker:
@@ -474,6 +476,53 @@ class _Walker:
             pass  # a part we cannot check: count the target
         return True
 
+    def repeats(self, record: InvalidInput) -> int:
+        """How many ``$ref``s already followed further out the walk to the broken keyword
+        follows again: 0 for a keyword ``constraints`` counts (each reference followed once
+        per path), 1 for the same keyword one recursion deeper (``type`` at ``$.not`` of a
+        ``$ref`` to the 2020-12 metaschema: the subschema there is the metaschema again)."""
+        keys = [_key_of(match) for match in _PATH_PART.finditer(record.path)]
+        if record.keyword == "required":
+            keys = keys[:-1]  # the missing key: `required` is its parent's
+        names = {record.keyword, *(k for k, v in KEYWORD_ALIASES.items() if record.keyword in v)}
+        levels = [self._passes(self.root, (), 0, ())]
+        for key in keys:
+            levels.append(
+                [
+                    found
+                    for node, refs, count in levels[-1]
+                    for child in _children(node, key)
+                    for found in self._passes(child, refs, count, ())
+                ]
+            )
+        for nodes in reversed(levels[-2:]):  # its own place, else its parent's (an extra key)
+            counts = [count for node, _, count in nodes if names & node.keys()]
+            if counts:
+                return min(counts)
+        return 0
+
+    def _passes(
+        self, schema: Schema, refs: tuple[str, ...], count: int, here: tuple[str, ...]
+    ) -> list[tuple[dict[str, Any], tuple[str, ...], int]]:
+        """``schema`` and its ``$ref``/``allOf`` parts at one place, each with the refs followed
+        on the way from the root and how many of those were followed twice; ``here`` are the
+        refs followed at this place (a loop with no step into the instance stops there)."""
+        if not isinstance(schema, dict):
+            return []
+        found = [(schema, refs, count)]
+        for keyword in ("$ref", "$dynamicRef"):
+            if not isinstance(schema.get(keyword), str):
+                continue
+            try:
+                uri, target = self.ctx.lookup(schema[keyword])
+            except SchemaError:
+                continue
+            if uri not in here:
+                found += self._passes(target, (*refs, uri), count + (uri in refs), (*here, uri))
+        for part in schema.get("allOf", ()):
+            found += self._passes(part, refs, count, here)
+        return found
+
     def locate(self, path: str) -> str:
         """The location of an instance path (``$.a[3]`` is ``$.a[]`` unless 3 is a prefix)."""
         at, schemas = "$", [self.root]
@@ -619,6 +668,14 @@ def _matches_empty(pattern: str) -> bool:
 def _looser(inclusive: str, node: dict[str, Any]) -> bool:
     bound, exclusive = node[inclusive], node["exclusive" + inclusive[0].upper() + inclusive[1:]]
     return bound < exclusive if inclusive == "minimum" else bound > exclusive
+
+
+def _key_of(step: re.Match[str]) -> str | int:
+    """The key or index one step of an instance path names."""
+    name, index, quoted = step.groups()
+    if index is not None:
+        return int(index)
+    return name if name is not None else json.loads(quoted)
 
 
 def _children(node: dict[str, Any], key: str | int) -> list[Schema]:

@@ -7,9 +7,20 @@ first offers a few seeds: draws made once per schema from fixed random seeds
 (the same in every process) that between them reach every target the draws
 reach. An example takes a seed behind two choices (``True``, then its index)
 and replays the seed's own choices, forced: a finite branch of Hypothesis's
-choice tree, which Hypothesis never generates again once exhausted. So the
-first examples go through the seeds without repeating one, and then every
-example is drawn as before (``False``, an unused index, then plain draws).
+choice tree, which Hypothesis never generates again once exhausted (nor
+mutates into a new example: the forced choices win). So the first examples go
+through the seeds without repeating one, and then every example is drawn as
+before (``False``, an unused index, then plain draws).
+
+Hypothesis picks a new example's index at random among the unused ones (up
+to ``RANDOM_TRIES`` draws, then among the values not yet tried), so with more
+seeds than examples, which seeds come would be luck. Seeds come in tiers
+(``Seed.tier``: for invalid inputs, a constraint met at its first pass
+through every ``$ref``, then those met again one recursion deeper): the
+index runs over the first tier and one more value that stands for the later
+tiers (an index of their own follows), and that value carries almost none of
+the index's weight. So new examples take the first tier's seeds, in
+Hypothesis's order, until none is left, and only then the later tiers'.
 
 Replay and shrinking stay exact: the choices alone rebuild a seed, and when
 shrinking turns ``True`` into ``False`` the same choices, no longer forced,
@@ -34,6 +45,7 @@ from .._compat import (
     before_each_choice,
     building,
     choices_of,
+    draw_index,
     forced,
     seeded_data,
     simplest_data,
@@ -43,13 +55,22 @@ __all__ = ["OutOfTime", "Seed", "SeedsFirst", "check_clock", "choices_until", "d
 
 T = TypeVar("T")
 
-# The chance to take a seed with many seeds: one example in 500 is a plain draw
-# while seeds are left. One in 50 cost a schema with 49 seeds (one per
-# constraint) seven of its 50 examples: a plain draw and Hypothesis's mutated
-# copies of it, so seven constraints went unbroken. Spelled with 0.002:
-# Hypothesis mixes the float literals of local modules into its draws, so a new
-# one changes every seeded run (and its coverage figures).
-_MANY_SEEDS_CHANCE = 1 - 0.002
+# The chance to take a seed with many seeds: while seeds are left, a plain draw
+# about never comes. Each plain draw costs up to seven examples: Hypothesis
+# mutates every new example up to five times (copies one part over another with
+# the same label), and a plain draw's mutations are new examples, where a seed's
+# are not (its choices are forced). At one in 500, a plain draw and six mutations
+# took seven of firecrawl's `firecrawl_interact`'s first 50 examples (81 seeds,
+# one per constraint), and six constraints went unbroken.
+_MANY_SEEDS_CHANCE = 1 - 1e-9
+
+LATER_TIERS_WEIGHT = 0.002
+"""At most this share of a tier's random index draws stand for the later tiers (the
+tier's own seeds share the rest of the weight)."""
+
+MOST_WEIGHTED = 255
+"""Seeds of a tier that carry its index's weight (Hypothesis's limit on ``weights``);
+past it, the rest of a large tier are drawn about as rarely as the later tiers."""
 
 _choices_end: ContextVar[float | None] = ContextVar("littleghost_choices_end", default=None)
 
@@ -91,6 +112,8 @@ class Seed(Generic[T]):
 
     value: T
     choices: tuple[Any, ...]
+    # Lower comes first: examples take the lowest tier's seeds before the others.
+    tier: int = 0
 
 
 class SeedsFirst(SearchStrategy[T]):
@@ -102,12 +125,14 @@ class SeedsFirst(SearchStrategy[T]):
         super().__init__()
         self._make_seeds = seeds
         self._seeds: Sequence[Seed[T]] | None = None
+        self._tiers: list[tuple[list[Seed[T]], dict[int, float]]] = []
         self.plain = plain
         self._label = label
 
     def seeds(self) -> Sequence[Seed[T]]:
         if self._seeds is None:
             self._seeds = self._make_seeds()
+            self._tiers = [(tier, tier_weights(len(tier))) for tier in tiers(self._seeds)]
         return self._seeds
 
     def do_draw(self, data: ConjectureData) -> T:
@@ -116,12 +141,22 @@ class SeedsFirst(SearchStrategy[T]):
             return data.draw(self.plain)
         from_seed = data.draw_boolean(_seed_chance(len(seeds)))
         # Drawn by a plain draw too, so the choices stay aligned when shrinking turns
-        # True into False; not drawn for one seed, where it would be a choice of one.
-        index = data.draw_integer(0, len(seeds) - 1) if len(seeds) > 1 else 0
+        # True into False.
+        seed = self._pick(data)
         if not from_seed:
             return data.draw(self.plain)
-        with forced(data, seeds[index].choices):
+        with forced(data, seed.choices):
             return data.draw(self.plain)
+
+    def _pick(self, data: ConjectureData) -> Seed[T]:
+        """A seed by its tier's index; a tier's last index stands for the later tiers."""
+        *earlier, (last, _) = self._tiers
+        for tier, weights in earlier:
+            index = draw_index(data, len(tier) + 1, weights)
+            if index < len(tier):
+                return tier[index]
+        # No choice for one seed, where it would be a choice of one.
+        return last[draw_index(data, len(last), None)] if len(last) > 1 else last[0]
 
     def __repr__(self) -> str:
         # Not the plain strategy's: Hypothesis spells out every argument of every
@@ -143,6 +178,27 @@ def _seed_chance(count: int) -> float:
     if count + 1 >= RANDOM_TRIES:
         return _MANY_SEEDS_CHANCE
     return count / (count + 1)
+
+
+def tiers(seeds: Sequence[Seed[T]]) -> list[list[Seed[T]]]:
+    """``seeds`` grouped by tier, lowest first, each in the order given."""
+    return [
+        [seed for seed in seeds if seed.tier == tier] for tier in sorted({s.tier for s in seeds})
+    ]
+
+
+def tier_weights(size: int) -> dict[int, float]:
+    """Weights for the index of a tier of ``size`` seeds and a last value for the later tiers.
+
+    The tier's seeds share ``1 - LATER_TIERS_WEIGHT``; the rest is spread over
+    every value alike. So a random draw stands for the later tiers but about once
+    in ``(size + 1) / LATER_TIERS_WEIGHT``, and the later tiers come once this
+    tier's seeds are all used (Hypothesis then takes the values not yet tried).
+    That costs what ``_MANY_SEEDS_CHANCE`` does: once the tier is used up, each
+    new example draws its index ``RANDOM_TRIES`` times first.
+    """
+    weighted = min(size, MOST_WEIGHTED)
+    return dict.fromkeys(range(weighted), (1 - LATER_TIERS_WEIGHT) / weighted)
 
 
 def draw_outside(
