@@ -174,14 +174,9 @@ def covering(
             break
     if not pool:
         return []
-    if redraw is not None:
-        steering = Steering(redraw, walker.found)
-        for target in sorted(left):
-            if steering.left and not any(target in found for _, found in pool):
-                hit = steering.toward(target, drawn)
-                if hit is not None:
-                    pool.append((hit.seed, set(hit.found) & targets))
-                    drawn.append(hit)
+    if redraw is not None and left:
+        for hit in Steering(redraw, walker.found).reach(left, drawn):
+            pool.append((hit.seed, set(hit.found) & targets))
     chosen: list[Seed[Any]] = []
     left = targets - pool[0][1]
     while left:

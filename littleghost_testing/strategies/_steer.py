@@ -26,7 +26,7 @@ given up.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,8 +59,15 @@ _NEEDS = {
 # Shapes the last choice of the value at their place decides (``sampled_from``'s index, a
 # boolean): tried value by value.
 _LAST_CHOICE = frozenset({"enum", "boolean"})
+# After the choices that put a draw's value at a place, how many choices are tried value by
+# value (the next choices decide that value: its type, branch, which optional keys it
+# takes), and at most how many values of each.
+_NEXT_CHOICES = 4
+_VALUES_PER_CHOICE = 4
 # What follows a place in the name of a place inside it: a key, an item, a branch.
 _INSIDE = (".", "[", "/")
+# The type of value that leads on from a place to a key or an item in it.
+_LEADS_ON = {".": "object", "[": "array"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +87,23 @@ class Steering:
         self.left = budget
         self.drawn = 0
         self._share = 0
+        self._simplest: dict[tuple[tuple[type, Any], ...], Drawn | None] = {}
+
+    def reach(self, targets: Collection[Target], drawn: Sequence[Drawn]) -> list[Drawn]:
+        """Draws that reach ``targets`` (the shapes ``drawn`` missed), shallow shapes first:
+        a draw that reaches one is a nearer start for the shapes inside it."""
+        drawn = list(drawn)
+        hits: list[Drawn] = []
+        for target in sorted(targets, key=_depth):
+            if not self.left:
+                break
+            if any(target in hit.found for hit in hits):
+                continue
+            hit = self.toward(target, drawn)
+            if hit is not None:
+                hits.append(hit)
+                drawn.append(hit)
+        return hits
 
     def toward(self, target: Target, drawn: Sequence[Drawn]) -> Drawn | None:
         """A draw that reaches ``target``, starting from the nearest of ``drawn``; None when
@@ -105,19 +129,21 @@ class Steering:
     def _nearer(
         self, base: Drawn, target: Target, nearness: Callable[[Collection[Target]], Any]
     ) -> Drawn | None:
-        """A draw that reaches ``target`` or comes nearer than ``base``: random completions
-        of the choices that put ``base``'s value as near, then of one choice more each time."""
+        """A draw that reaches ``target`` or comes nearer than ``base``, from the choices that
+        put ``base``'s value as near: each value of the next few choices, the rest simplest;
+        then random completions (of the first choice after them most often)."""
         goal = nearness(base.found)
         start, hit = self._shortest(base, target, lambda found: nearness(found) >= goal)
         if hit is not None:
             return hit
         choices = base.seed.choices
-        # Past the last choice a draw would only replay ``base``.
-        positions = range(start, len(choices)) or range(max(len(choices), 1))
-        step = 0
-        while self._share:
-            position = positions[step % len(positions)]
-            step += 1
+        for position in range(start, min(start + _NEXT_CHOICES, len(choices))):
+            for found in self._each_value(choices, position, _VALUES_PER_CHOICE):
+                if target in found.found or nearness(found.found) > goal:
+                    return found
+        for position in _positions(start, len(choices)):
+            if not self._share:
+                break
             found = self._draw(choices[:position])
             if found is not None and target in found.found:
                 return self._smaller(found, position + 1, target)
@@ -135,27 +161,32 @@ class Steering:
         )
         if hit is not None or end == 0:
             return hit
-        last = base.seed.choices[end - 1]
+        for found in self._each_value(base.seed.choices, end - 1, None):
+            if target in found.found:
+                return found
+        return None
+
+    def _each_value(
+        self, choices: Sequence[Any], position: int, most: int | None
+    ) -> Iterator[Drawn]:
+        """Draws with each other value of the choice at ``position`` (the other boolean; the
+        integers from 0 up, until one is out of the choice's range), the rest simplest."""
+        last = choices[position]
         if isinstance(last, bool):
             others: Iterable[Any] = [not last]
         elif isinstance(last, int):
-            others = (index for index in itertools.count() if index != last)
+            others = (value for value in itertools.count() if value != last)
         else:
-            return None
-        seen = set(values)
-        for other in others:
-            if not self._share:
-                break
-            found = self._draw([*base.seed.choices[: end - 1], other], simplest=True)
+            return
+        for tried, other in enumerate(others):
+            if not self._share or tried == most:
+                return
+            found = self._draw([*choices[:position], other], simplest=True)
             if found is None:
                 continue
-            if target in found.found:
-                return found
-            new = _values_at(found.found, at)
-            if new <= seen and other > last:
-                break  # past the choice's range: its simplest value again
-            seen |= new
-        return None
+            if found.seed.choices[position : position + 1] != (other,):
+                return  # out of the choice's range: Hypothesis took its simplest value
+            yield found
 
     def _shortest(
         self,
@@ -200,28 +231,55 @@ class Steering:
         return found if found is not None and target in found.found else hit
 
     def _draw(self, prefix: Sequence[Any], *, simplest: bool = False) -> Drawn | None:
+        """A draw from ``prefix``, its rest simplest or random; the simplest ones are kept
+        (each shape's search goes over the same prefixes of the same start)."""
+        key = tuple((type(choice), choice) for choice in prefix) if simplest else None
+        if key in self._simplest:
+            return self._simplest[key]
         self._share -= 1
         self.left -= 1
         self.drawn += 1
         seed = self._redraw(prefix, None if simplest else self.drawn)
-        return None if seed is None else Drawn(seed, self._reach(seed.value))
+        found = None if seed is None else Drawn(seed, self._reach(seed.value))
+        if key is not None:
+            self._simplest[key] = found
+        return found
 
 
 def _nearness(target: Target) -> Callable[[Collection[Target]], tuple[int, bool]]:
-    """How near a value's shapes come to ``target``: how deep the deepest place it reaches
-    on the way (the walker names a value at each place as a ``type`` shape), and whether
-    the value at the target's own place has the type the shape needs."""
+    """How near a value's shapes come to ``target``: how deep the deepest place it has a
+    value at on the way (the walker names each as a ``type`` shape), and whether a value
+    there has the type that leads on (an object to a key, an array to an item) or, at the
+    target's own place, the type the shape needs."""
     at = target[1]
-    needs = _NEEDS.get(target[0])
 
     def nearness(found: Collection[Target]) -> tuple[int, bool]:
-        deepest = max(
-            (len(shape[1]) for shape in found if shape[0] == "type" and _leads_to(shape[1], at)),
-            default=0,
-        )
-        return deepest, needs is None or ("type", at, needs) in found
+        places = [shape[1] for shape in found if shape[0] == "type" and _leads_to(shape[1], at)]
+        if not places:
+            return 0, False
+        deepest = max(places, key=len)
+        needs = _NEEDS.get(target[0]) if deepest == at else _LEADS_ON.get(at[len(deepest)])
+        return len(deepest), needs is None or ("type", deepest, needs) in found
 
     return nearness
+
+
+def _positions(start: int, end: int) -> Iterator[int]:
+    """Where to complete a draw's ``end`` choices at random from, the first after ``start``
+    most often: ``start``; then ``start`` and the next; then the four from ``start``...
+    (the choices that decide the value at a place come first). Never ``end`` itself,
+    which would replay the draw, unless that is all there is."""
+    if start >= end:
+        start = max(end - 1, 0)
+    width = 1
+    while True:
+        yield from range(start, min(start + width, max(end, start + 1)))
+        width *= 2
+
+
+def _depth(target: Target) -> tuple[int, Target]:
+    """Shallow shapes first (a shorter place name), then in order."""
+    return len(target[1]), target
 
 
 def _leads_to(place: str, at: str) -> bool:
