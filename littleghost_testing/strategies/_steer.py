@@ -4,23 +4,27 @@ A shape deep inside a value takes several choices in a row, each likely
 enough alone: an object at ``$.foo`` (one type of six where ``foo`` is a
 ``$ref`` back to an untyped root) that holds an optional ``foo`` of its own
 came up in about one draw of 170, past the fixed draws valid seeds are
-chosen from. So for each shape those draws missed, a few more draws start
-from the one that came nearest (a value at the deepest place on the way to
-the shape, of the type the shape needs there), keep the choices that put it
-there and draw the rest afresh:
+chosen from. So for each shape those draws missed (shallow ones first), a
+few more draws start from the one that came nearest: a value at the deepest
+place on the way to the shape, of the type that leads on (an object on the
+way to a key) or that the shape needs there.
 
-1. the choices that put it there are the shortest prefix of its choices whose
+1. The choices that put it there are the shortest prefix of its choices whose
    simplest completion comes as near (a binary search: a draw makes its
-   choices outermost first, and a prefix fixes everything it decided);
-2. the draws that follow complete that prefix at random, and then the prefix
-   one choice longer each time: the first choices after it decide the value
-   at that place (which optional keys it takes, its branch, its enum value).
+   choices outermost first, and a prefix fixes everything it decided).
+2. The next few choices decide the value there (its type, branch, which
+   optional keys it takes): each other value of each, and with each, each
+   value of the choice after it (a type is often two choices, a group of
+   types and one of them), the rest simplest.
+3. Then random completions of that prefix, and of the prefix a choice or a
+   few longer.
 
-A draw that comes nearer is the new start, so a shape one recursion further
-in is reached a step at a time. Every steered draw is a draw of the same
-strategy from choices of its own, so a steered seed replays and shrinks like
-any other seed; a shape no value can reach spends its share of draws and is
-given up.
+An enum value or a boolean is the last choice of the value at its place:
+a binary search finds it, and each of its values is tried in turn. A draw
+that comes nearer is the new start, so a shape one recursion further in is
+reached a step at a time. Every steered draw is a draw of the same strategy
+from choices of its own, so a steered seed replays and shrinks like any
+other seed; a shape no value can reach spends its share of draws.
 """
 
 from __future__ import annotations
@@ -130,8 +134,10 @@ class Steering:
         self, base: Drawn, target: Target, nearness: Callable[[Collection[Target]], Any]
     ) -> Drawn | None:
         """A draw that reaches ``target`` or comes nearer than ``base``, from the choices that
-        put ``base``'s value as near: each value of the next few choices, the rest simplest;
-        then random completions (of the first choice after them most often)."""
+        put ``base``'s value as near: each value of the next few choices, the rest simplest
+        (and with each, each value of the choice after it: a type is often two choices, a
+        group of types and one of them); then random completions (of the first choice after
+        them most often)."""
         goal = nearness(base.found)
         start, hit = self._shortest(base, target, lambda found: nearness(found) >= goal)
         if hit is not None:
@@ -141,6 +147,12 @@ class Steering:
             for found in self._each_value(choices, position, _VALUES_PER_CHOICE):
                 if target in found.found or nearness(found.found) > goal:
                     return found
+                if position + 1 >= len(found.seed.choices):
+                    continue
+                then = found.seed.choices
+                for deeper in self._each_value(then, position + 1, _VALUES_PER_CHOICE):
+                    if target in deeper.found or nearness(deeper.found) > goal:
+                        return deeper
         for position in _positions(start, len(choices)):
             if not self._share:
                 break
