@@ -47,7 +47,7 @@ STEERED_DRAWS_PER_SHAPE = 32
 ``dependentSchemas`` elsewhere forbids) leaves the rest to the others."""
 
 Target = tuple[str, ...]
-Redraw = Callable[[Sequence[Any], "int | None"], "Seed[Any] | None"]
+Redraw = Callable[[Sequence[Any], int | None], Seed[Any] | None]
 """A draw whose first choices are fixed: the rest simplest (None) or from a fixed random seed."""
 Reach = Callable[[Any], Collection[Target]]
 """Every shape and place a value reaches, in the terms of ``_coverage``'s walker."""
