@@ -38,7 +38,7 @@ from ._in_turn import Seed
 
 __all__ = ["MAX_STEERED_DRAWS", "STEERED_DRAWS_PER_SHAPE", "Drawn", "Steering"]
 
-MAX_STEERED_DRAWS = 64
+MAX_STEERED_DRAWS = 96
 """Draws one schema's valid seeds may spend steering toward the shapes the fixed draws
 missed, all shapes together; past it, a missed shape stays missed."""
 
