@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from hypothesis import strategies as st
@@ -103,13 +103,20 @@ class Compiled:
         self.valid = SeedsFirst(self._valid_seeds, self.checked, f"from_schema({self.summary})")
 
     def _valid_seeds(self) -> list[Seed[Any]]:
-        """A few draws that between them reach every shape fixed draws reach, smallest first."""
+        """A few draws that between them reach every shape fixed draws reach, and the shapes
+        steered draws reach past them, smallest first."""
         from ._coverage import covering
 
         seeds = itertools.chain([None], range(1, _MOST))  # the simplest first
         drawn = (draw_outside(self.checked, seed) for seed in seeds)
         candidates = (seed for seed in drawn if seed is not None)
-        return sorted(covering(self.schema, candidates, _CANDIDATES, _MOST), key=_size)
+        chosen = covering(self.schema, candidates, _CANDIDATES, _MOST, self._steered)
+        return sorted(chosen, key=_size)
+
+    def _steered(self, prefix: Sequence[Any], seed: int | None) -> Seed[Any] | None:
+        """A valid draw from fixed first choices: the rest simplest, or random from ``seed``
+        (numbered past the fixed draws' seeds)."""
+        return draw_outside(self.checked, None if seed is None else _MOST + seed, prefix)
 
     @functools.cached_property
     def sites(self) -> list[Site]:

@@ -32,6 +32,7 @@ from ._errors import SchemaError
 from ._in_turn import Seed
 from ._invalid import InvalidInput
 from ._patterns import search
+from ._steer import Drawn, Redraw, Steering
 from ._trivial import WITNESSES, rejects_every_value
 
 __all__ = ["EXAMPLES", "Coverage", "coverage_of", "covering", "measure", "one_per_break"]
@@ -141,24 +142,31 @@ def coverage_of(
 
 
 def covering(
-    schema: Schema, candidates: Iterator[Seed[Any]], first: int, most: int
+    schema: Schema,
+    candidates: Iterator[Seed[Any]],
+    first: int,
+    most: int,
+    redraw: Redraw | None = None,
 ) -> list[Seed[Any]]:
     """Few of ``candidates`` that reach every shape they all reach, chosen greedily.
 
     Takes candidates until every shape is reached, or ``first`` of them and
     more (up to ``most``) while some shape is unreached and the last batch
-    still reached something new. The first candidate is left out (it is the
-    simplest, which Hypothesis draws first anyway) but what it reaches counts.
+    still reached something new. Then, with ``redraw``, steered draws go after
+    each shape still unreached (see ``_steer``). The first candidate is left
+    out (it is the simplest, which Hypothesis draws first anyway) but what it
+    reaches counts.
     """
     walker = _Walker(to_2020_12(schema))
     targets: set[Target] = set()
     walker.shapes(walker.root, "$", (), targets)
     pool: list[tuple[Seed[Any], set[Target]]] = []
+    drawn: list[Drawn] = []
     left = set(targets)
     for candidate in itertools.islice(candidates, most):
-        found: set[Target] = set()
-        walker.reach(walker.root, candidate.value, "$", (), found)
+        found = walker.found(candidate.value)
         pool.append((candidate, found & targets))
+        drawn.append(Drawn(candidate, found))
         left -= found
         if not left:
             break  # every shape reached: more draws could only choose fewer seeds
@@ -166,6 +174,9 @@ def covering(
             break
     if not pool:
         return []
+    if redraw is not None and left:
+        for hit in Steering(redraw, walker.found).reach(left, drawn):
+            pool.append((hit.seed, set(hit.found) & targets))
     chosen: list[Seed[Any]] = []
     left = targets - pool[0][1]
     while left:
@@ -379,6 +390,12 @@ class _Walker:
             self.shapes(schema, f"{at}[{index}]", refs, out)
         if isinstance(node.get("items"), dict):
             self.shapes(node["items"], f"{at}[]", refs, out)
+
+    def found(self, value: Any) -> set[Target]:
+        """Every shape ``value`` reaches, and a ``type`` shape for each place it has a value at."""
+        out: set[Target] = set()
+        self.reach(self.root, value, "$", (), out)
+        return out
 
     def reach(self, schema: Schema, value: Any, at: str, seen: tuple, out: set[Target]) -> None:
         for node, refs in self.resolve(schema, seen):
