@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import Phase, find, given, settings
-from hypothesis import strategies as st
+from hypothesis import Phase, find, settings
 
 from littleghost_testing.strategies import InvalidInput, invalid_inputs
-from littleghost_testing.strategies._coverage import EXAMPLES, _draw, coverage_of
+from littleghost_testing.strategies._coverage import EXAMPLES, coverage_of
+from littleghost_testing.strategies._coverage import _draw as draw
 from littleghost_testing.strategies._in_turn import (
     LATER_TIERS_WEIGHT,
     MOST_WEIGHTED,
@@ -49,18 +49,6 @@ WIDE: dict[str, Any] = {
     "properties": {f"p{index:02}": {"type": "integer", "maximum": 9} for index in range(30)},
     "additionalProperties": False,
 }
-
-
-def draw(strategy: st.SearchStrategy[Any], examples: int) -> list[Any]:
-    out: list[Any] = []
-
-    @settings(max_examples=examples, database=None, derandomize=True, phases=[Phase.generate])
-    @given(strategy)
-    def run(value: Any) -> None:
-        out.append(value)
-
-    run()
-    return out
 
 
 def seeds_of(schema: Any) -> list[Seed[InvalidInput]]:
@@ -150,7 +138,7 @@ def _suite_case(file: str, description: str) -> Any:
 
 def _broken(schema: Any) -> tuple[list[InvalidInput], tuple[int, int]]:
     """As ``bench/strategies.py --coverage`` counts: EXAMPLES derandomized inputs."""
-    found = _draw(invalid_inputs(schema), EXAMPLES)
+    found = draw(invalid_inputs(schema), EXAMPLES)
     return found, coverage_of(schema, [], found).part(invalid=True)
 
 
@@ -179,7 +167,7 @@ def test_the_2020_12_metaschema_breaks_its_first_pass_constraints_first() -> Non
 
 def test_the_draft_04_metaschema_breaks_every_constraint_its_validator_lets_break() -> None:
     schema = _suite_case("draft4/ref.json", "remote ref, containing refs itself")
-    found = _draw(invalid_inputs(schema), EXAMPLES)
+    found = draw(invalid_inputs(schema), EXAMPLES)
     missed = [target for target in coverage_of(schema, [], found).missed if target[0] == "break"]
     # jsonschema-rs's copy of the draft-04 metaschema lets `enum` be empty or repeat
     # values (see docs/strategies.md): no input breaks these two for littleghost.

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from littleghost_testing.strategies import InvalidInput, from_schema, invalid_inputs
 from littleghost_testing.strategies._api import compiled
+from littleghost_testing.strategies._coverage import _draw as draw
 from littleghost_testing.strategies._coverage import coverage_of
 from littleghost_testing.strategies._in_turn import draw_outside
 
@@ -29,18 +30,6 @@ ENUMS: dict[str, Any] = {
         **{f"flag{index}": {"type": "boolean"} for index in range(12)},
     },
 }
-
-
-def draw(strategy: st.SearchStrategy[Any], examples: int) -> list[Any]:
-    out: list[Any] = []
-
-    @settings(max_examples=examples, database=None, derandomize=True, phases=[Phase.generate])
-    @given(strategy)
-    def run(value: Any) -> None:
-        out.append(value)
-
-    run()
-    return out
 
 
 def test_fifty_invalid_inputs_break_fifty_different_constraints() -> None:

@@ -17,6 +17,8 @@ from typing import Any
 import jsonschema.exceptions
 from jsonschema import Draft202012Validator
 
+from tests.hostile.servers.behaviors import DISCOVER
+
 REMOTE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:9/schema.json"
 """Where the ``remote`` tool's schema points."""
 
@@ -72,13 +74,6 @@ TOOLS = [
     }
     for name, schema in {**CHECKED, **HOSTILE}.items()
 ]
-DISCOVER = {
-    "supportedVersions": ["2026-07-28"],
-    "capabilities": {"tools": {}},
-    "resultType": "complete",
-    "ttlMs": 0,
-    "cacheScope": "public",
-}
 VALIDATORS = {name: Draft202012Validator(schema) for name, schema in CHECKED.items()}
 COMPLETE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}
 
