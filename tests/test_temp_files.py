@@ -42,18 +42,27 @@ def test_the_session_and_its_subprocesses_use_pytests_temp_folder(
     assert Path(child.stdout.strip()).is_relative_to(basetemp)
 
 
-def test_a_test_run_leaves_no_server_log_in_the_machines_temp_folder(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    machine = pytester.mkdir("machine-tmp")  # the run's TMPDIR, as /tmp is on a machine
+def _inner_run(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, **files: str
+) -> tuple[Path, Path, pytest.RunResult]:
+    """A pytest run of ``files`` with the suite's conftest, its TMPDIR a folder of its own (as
+    /tmp is on a machine): that folder, the run's basetemp, and its result."""
+    machine = pytester.mkdir("machine-tmp")
     monkeypatch.setenv("TMPDIR", str(machine))
     monkeypatch.setattr(tempfile, "tempdir", str(machine))
     pytester.makeconftest(CONFTEST.read_text())
-    pytester.makepyfile(test_crashing_run=CRASHING_RUN)
+    pytester.makepyfile(**files)
     inner = pytester.path / "basetemp"
     result = pytester.runpytest_inprocess(
         f"--basetemp={inner}", "-p", "no:randomly", "-p", "no:cacheprovider"
     )
+    return machine, inner, result
+
+
+def test_a_test_run_leaves_no_server_log_in_the_machines_temp_folder(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, inner, result = _inner_run(pytester, monkeypatch, test_crashing_run=CRASHING_RUN)
     result.assert_outcomes(passed=1)
     assert list(machine.glob("littleghost-server-*.log")) == []
     # The log is kept, in the inner run's basetemp, where its conftest points TMPDIR.
@@ -96,15 +105,7 @@ def test_a_leftover() -> None:
 def test_no_fake_server_folder_outlives_the_session(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    machine = pytester.mkdir("machine-tmp")
-    monkeypatch.setenv("TMPDIR", str(machine))
-    monkeypatch.setattr(tempfile, "tempdir", str(machine))
-    pytester.makeconftest(CONFTEST.read_text())
-    pytester.makepyfile(test_stdio_run=STDIO_RUN)
-    inner = pytester.path / "basetemp"
-    result = pytester.runpytest_inprocess(
-        f"--basetemp={inner}", "-p", "no:randomly", "-p", "no:cacheprovider"
-    )
+    machine, _, result = _inner_run(pytester, monkeypatch, test_stdio_run=STDIO_RUN)
     result.assert_outcomes(passed=2, errors=1)  # the session's end fails on the leftover alone
     error = next(line for line in result.outlines if line.startswith("E   "))
     assert re.fullmatch(
