@@ -72,6 +72,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: Any, command: list[str]) -> int:
+    with _left_out_unlogged():  # each worker's connection discovers the tools again
+        return _checked(args, command)
+
+
+def _checked(args: Any, command: list[str]) -> int:
     try:
         options = _options(args)
         target = target_of(args, command, args.target)
@@ -157,6 +162,22 @@ def _catalog_checks(args: Any, planned: Sequence[PlannedTool] | None, checker: C
         write_warnings(warnings, args.providers, len(catalog.tools), sys.stdout)
         failed = failed or (args.strict and bool(warnings))
     return failed
+
+
+@contextlib.contextmanager
+def _left_out_unlogged() -> Iterator[None]:
+    """Discovery logs each tool it leaves out as a warning; ``check`` reports each as a
+    ``malformed_catalog`` finding, so the warning would only say it twice (errors still show)."""
+    toolsets = logging.getLogger("littleghost.mcp")
+
+    def errors_only(record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR
+
+    toolsets.addFilter(errors_only)
+    try:
+        yield
+    finally:
+        toolsets.removeFilter(errors_only)
 
 
 @contextlib.contextmanager
