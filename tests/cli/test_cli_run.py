@@ -251,12 +251,12 @@ def test_a_failure_of_littleghost_on_one_tool_names_it_and_the_others_are_checke
 
     engine = _run.fuzz_tool
 
-    def failing_on_lookup(portal: object, planned: Any, *args: Any, **options: Any) -> Any:
+    def failing_on_order_status(portal: Any, planned: Any, *args: Any, **options: Any) -> Any:
         if planned.name == "order_status":
             raise KeyError("planted")
-        return engine(portal, planned, *args, **options)  # type: ignore[arg-type]
+        return engine(portal, planned, *args, **options)
 
-    monkeypatch.setattr(_run, "fuzz_tool", failing_on_lookup)
+    monkeypatch.setattr(_run, "fuzz_tool", failing_on_order_status)
     code, out, err = run(capsys, "check", f"{DEMO}:server", *FAST)
     assert code == 0, err
     (line,) = [line for line in out.splitlines() if line.lstrip().startswith("order_status ")]
