@@ -215,17 +215,21 @@ class _Walker:
         if not isinstance(schema, dict):
             return []
         parts = [(schema, seen)]
-        for keyword in ("$ref", "$dynamicRef"):
-            if isinstance(schema.get(keyword), str):
-                try:
-                    uri, target = self.ctx.lookup(schema[keyword])
-                except SchemaError:
-                    continue
-                if uri not in seen:
-                    parts += self.resolve(target, (*seen, uri))
+        for uri, target in self._referenced(schema):
+            if uri not in seen:
+                parts += self.resolve(target, (*seen, uri))
         for part in schema.get("allOf", ()):
             parts += self.resolve(part, seen)
         return parts
+
+    def _referenced(self, schema: dict[str, Any]) -> Iterator[tuple[str, Schema]]:
+        """The URI and subschema each ``$ref``/``$dynamicRef`` of ``schema`` names, if found."""
+        for keyword in ("$ref", "$dynamicRef"):
+            if isinstance(schema.get(keyword), str):
+                try:
+                    yield self.ctx.lookup(schema[keyword])
+                except SchemaError:
+                    continue
 
     # -- valid shapes -------------------------------------------------------------------------
 
@@ -527,13 +531,7 @@ class _Walker:
         if not isinstance(schema, dict):
             return []
         found = [(schema, refs, count)]
-        for keyword in ("$ref", "$dynamicRef"):
-            if not isinstance(schema.get(keyword), str):
-                continue
-            try:
-                uri, target = self.ctx.lookup(schema[keyword])
-            except SchemaError:
-                continue
+        for uri, target in self._referenced(schema):
             if uri not in here:
                 found += self._passes(target, (*refs, uri), count + (uri in refs), (*here, uri))
         for part in schema.get("allOf", ()):
