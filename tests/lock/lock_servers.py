@@ -62,3 +62,17 @@ compatible_after = _server(
     {"search": {"schema": _object({"query": {"type": "string"}, "limit": {"type": "integer"}})}}
 )
 lint = _server({"9lives": {"schema": _object({"a": {"type": "string"}})}})
+zod = _server(
+    {
+        "search": {
+            "schema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"url": {"type": "string", "format": "uri"}},
+                "required": ["url"],
+            }
+        }
+    }
+)
+"""A tool as a TypeScript SDK server lists it (zod's ``$schema``), valid for every provider
+but Gemini; its ``format: uri`` Gemini takes."""
