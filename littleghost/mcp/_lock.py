@@ -379,13 +379,14 @@ def _text_changes(label: str, old: Any, new: Any, *, generated: bool = False) ->
     if old == new:
         return
     kind: ChangeKind = "compatible" if generated else "suspicious"
+    why = " (a name derived from code)" if generated else ""
     if old is None:
-        yield kind, f"{label} added: {_quoted(new)}"
+        yield kind, f"{label} added: {_quoted(new)}{why}"
     elif new is None:
-        yield kind, f"{label} removed (was {_quoted(old)})"
+        yield kind, f"{label} removed (was {_quoted(old)}){why}"
     else:
         shown_old, shown_new = _excerpts(old, new)
-        yield kind, f"{label} changed: {shown_old} -> {shown_new}"
+        yield kind, f"{label} changed: {shown_old} -> {shown_new}{why}"
     if not generated:
         for why in instruction_hints(new):
             yield "suspicious", f"the new {label} holds {why}"

@@ -84,7 +84,11 @@ def test_only_compatible_changes_exit_zero(
     assert run(capsys, "lock", "lock_servers:compatible_before", "-o", str(path))[0] == 0
     code, out, _ = run(capsys, "diff", "lock_servers:compatible_after", "--lock", str(path))
     assert code == 0
-    assert "compatible: new optional property $.limit" in out
+    assert out.splitlines() == [
+        "search: compatible: new optional property $.limit",
+        "1 changes (0 breaking, 0 suspicious, 1 compatible): "
+        "compatible with the lock (lock --update records them)",  # not "matches the lock"
+    ]
 
 
 def test_check_with_a_lock_fails_on_drift_and_still_fuzzes(
@@ -182,3 +186,51 @@ def test_an_unknown_provider_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     code, _, err = run(capsys, "lint", BEFORE, "--providers", "openai,mistral")
     assert code == 2
     assert "expected a comma-separated list of openai, openai-strict, anthropic, gemini" in err
+
+
+def test_an_upgrade_that_only_names_and_annotates_shows_its_one_real_change(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # As mcp-server-git 2025.7.1 -> 2026.10.19: a hand-written schema then an MCPServer's
+    # (titles generated from names), every hint made explicit at its default, one description.
+    path = tmp_path / "git.lock"
+    assert run(capsys, "lock", "lock_servers:git_before", "-o", str(path))[0] == 0
+    code, out, _ = run(capsys, "diff", "lock_servers:git_after", "--lock", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    assert [line for line in lines if ": suspicious: " in line] == [
+        'git_show: suspicious: description changed: "Shows the contents of a commit" -> '
+        '"Shows the contents of a commit, or of a file or directory given as <revision>:<path>"'
+    ]
+    assert 'git_log: compatible: title at $ added: "git_logArguments" (a name derived from code)' in lines
+    assert not any("annotation" in line for line in lines)
+    assert lines[-1] == "7 changes (0 breaking, 1 suspicious, 6 compatible): drifted"
+
+
+def test_a_tool_annotated_for_the_first_time_toward_trust_is_one_suspicious_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "git.lock"
+    assert run(capsys, "lock", "lock_servers:git_before_unannotated", "-o", str(path))[0] == 0
+    code, out, _ = run(capsys, "diff", "lock_servers:git_after_annotated", "--lock", str(path))
+    assert (code, out) == (
+        1,
+        "git_status: suspicious: annotations declared, trusted more than MCP's defaults: "
+        "readOnlyHint true, destructiveHint false\n"
+        "1 changes (0 breaking, 1 suspicious, 0 compatible): drifted\n",
+    )
+
+
+def test_diff_junit_escapes_control_characters_in_tool_names(
+    capsys: pytest.CaptureFixture[str], locked: Path, tmp_path: Path
+) -> None:
+    junit = tmp_path / "diff.xml"
+    code, out, _ = run(
+        capsys, "diff", "lock_servers:control_name", "--lock", str(locked), "--junit-xml", str(junit)
+    )
+    assert code == 1
+    assert "look\\u001bup\\u0007: compatible: new tool" in out
+    cases = {case.get("classname"): case for case in ET.parse(junit).getroot()}  # well-formed
+    assert "look\\u001bup\\u0007" in cases
+    assert cases["lookup"].find("failure") is not None
+    assert b"\x1b" not in junit.read_bytes() and b"\x07" not in junit.read_bytes()
