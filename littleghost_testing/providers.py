@@ -18,7 +18,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DEFAULT_PROVIDERS", "PROVIDERS", "PROVIDER_DOCS", "ProviderWarning", "provider_warnings"]
+__all__ = [
+    "DEFAULT_PROVIDERS",
+    "PROVIDERS",
+    "PROVIDER_DOCS",
+    "ProviderWarning",
+    "provider_warnings",
+]
 
 PROVIDERS = ("openai", "openai-strict", "anthropic", "gemini")
 

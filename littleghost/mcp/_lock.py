@@ -240,7 +240,9 @@ class CatalogLock:
     def hints(self) -> list[Change]:
         """What in the catalog's own texts reads as instructions to a model (what ``diff``
         says of a new entry), for a first lock's reviewer."""
-        found = [change for name, entry in self.tools.items() for change in _new_text_hints(name, entry)]
+        found = [
+            change for name, entry in self.tools.items() for change in _new_text_hints(name, entry)
+        ]
         for section, subject in _SUBJECTS.items():
             for key, entry in self.reads.get(section, {}).items():
                 found += _new_text_hints(f"{subject} {key}", entry)

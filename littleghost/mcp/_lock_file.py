@@ -44,7 +44,7 @@ MAX_LOCK_BYTES = 16 * 1024 * 1024
 """A lock file larger than this is refused, and ``lock`` refuses to write one."""
 
 LOCK_SCHEMA: dict[str, Any] = json.loads(
-    resources.files(__package__).joinpath("lock.schema.json").read_text(encoding="utf-8")
+    resources.files("littleghost.mcp").joinpath("lock.schema.json").read_text(encoding="utf-8")
 )
 """The lock format's JSON Schema (``littleghost/mcp/lock.schema.json``)."""
 

@@ -19,8 +19,7 @@ import mcp
 import mcp_types as types
 
 import littleghost as lg
-from littleghost.mcp import CatalogLock, Change, Toolset
-from littleghost.mcp import _is_lock_file
+from littleghost.mcp import CatalogLock, Change, Toolset, _is_lock_file
 
 from .._engine import read_catalog
 from .._targets import TargetError

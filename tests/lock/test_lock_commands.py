@@ -202,7 +202,10 @@ def test_an_upgrade_that_only_names_and_annotates_shows_its_one_real_change(
         'git_show: suspicious: description changed: "Shows the contents of a commit" -> '
         '"Shows the contents of a commit, or of a file or directory given as <revision>:<path>"'
     ]
-    assert 'git_log: compatible: title at $ added: "git_logArguments" (a name derived from code)' in lines
+    assert (
+        'git_log: compatible: title at $ added: "git_logArguments" (a name derived from code)'
+        in lines
+    )
     assert not any("annotation" in line for line in lines)
     assert lines[-1] == "7 changes (0 breaking, 1 suspicious, 6 compatible): drifted"
 
@@ -226,7 +229,13 @@ def test_diff_junit_escapes_control_characters_in_tool_names(
 ) -> None:
     junit = tmp_path / "diff.xml"
     code, out, _ = run(
-        capsys, "diff", "lock_servers:control_name", "--lock", str(locked), "--junit-xml", str(junit)
+        capsys,
+        "diff",
+        "lock_servers:control_name",
+        "--lock",
+        str(locked),
+        "--junit-xml",
+        str(junit),
     )
     assert code == 1
     assert "look\\u001bup\\u0007: compatible: new tool" in out

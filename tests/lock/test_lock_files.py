@@ -59,7 +59,7 @@ WRONG = [
     (("tools", "search", "annotations"), ["readOnlyHint"], "$.tools.search.annotations: ["),
     (("tools", "search", "annotations", "readOnlyHint"), "yes", ".annotations.readOnlyHint:"),
     (("tools", "search", "description"), {"text": 1}, "$.tools.search.description: {"),
-    (("tools", "search", "digest", "inputSchema"), "md5:1", ".digest.inputSchema: \"md5:1\""),
+    (("tools", "search", "digest", "inputSchema"), "md5:1", '.digest.inputSchema: "md5:1"'),
     (("prompts", "ask"), {"arguments": [{"name": ["q"]}]}, "$.prompts.ask.arguments[0].name: ["),
     (("prompts", "ask"), {"arguments": [{"name": {"q": 1}}]}, "$.prompts.ask.arguments[0].name:"),
     (("prompts", "ask"), {"arguments": [{"description": "q"}]}, '"name" is a required property'),
@@ -189,8 +189,16 @@ def test_a_write_that_fails_part_way_leaves_the_previous_lock(locked: Path) -> N
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     done = subprocess.run(
-        [sys.executable, "-m", "littleghost_testing.cli", "lock", AFTER, "-o", str(locked)]
-        + ["--update"],
+        [
+            sys.executable,
+            "-m",
+            "littleghost_testing.cli",
+            "lock",
+            AFTER,
+            "-o",
+            str(locked),
+            "--update",
+        ],
         preexec_fn=limited,
         env={**os.environ, "PYTHONPATH": str(HERE)},
         capture_output=True,
@@ -243,7 +251,9 @@ def test_update_refuses_to_overwrite_a_file_that_is_not_a_lock(
     notes.write_text("# My server\n")
     code, _, err = run(capsys, "lock", BEFORE, "-o", str(notes), "--update")
     assert code == 2
-    assert err == f"littleghost: error: {notes} is not a littleghost lock: --update rewrites only a lock\n"
+    assert err == (
+        f"littleghost: error: {notes} is not a littleghost lock: --update rewrites only a lock\n"
+    )
     assert notes.read_text() == "# My server\n"
 
 
