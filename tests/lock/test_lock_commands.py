@@ -8,25 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
-from littleghost_testing.cli import main
-
-BEFORE, AFTER = "lock_servers:before", "lock_servers:after"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture
-def locked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
-    path = tmp_path / "littleghost.lock"
-    code, out, _ = run(capsys, "lock", BEFORE, "-o", str(path))
-    assert code == 0
-    assert out == f"{path}: 4 tools, 0 resources, 0 resource templates, 0 prompts of catalog\n"
-    return path
+from lock_cli import AFTER, BEFORE, diff_since, run
 
 
 def test_the_same_catalog_matches_its_lock(
@@ -80,9 +62,7 @@ def test_a_changed_catalog_is_classified_with_reports(
 def test_only_compatible_changes_exit_zero(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = tmp_path / "small.lock"
-    assert run(capsys, "lock", "lock_servers:compatible_before", "-o", str(path))[0] == 0
-    code, out, _ = run(capsys, "diff", "lock_servers:compatible_after", "--lock", str(path))
+    code, out = diff_since(capsys, tmp_path / "small.lock", "compatible_before", "compatible_after")
     assert code == 0
     assert out.splitlines() == [
         "search: compatible: new optional property $.limit",
@@ -193,9 +173,7 @@ def test_an_upgrade_that_only_names_and_annotates_shows_its_one_real_change(
 ) -> None:
     # As mcp-server-git 2025.7.1 -> 2026.10.19: a hand-written schema then an MCPServer's
     # (titles generated from names), every hint made explicit at its default, one description.
-    path = tmp_path / "git.lock"
-    assert run(capsys, "lock", "lock_servers:git_before", "-o", str(path))[0] == 0
-    code, out, _ = run(capsys, "diff", "lock_servers:git_after", "--lock", str(path))
+    code, out = diff_since(capsys, tmp_path / "git.lock", "git_before", "git_after")
     assert code == 1
     lines = out.splitlines()
     assert [line for line in lines if ": suspicious: " in line] == [
@@ -213,9 +191,8 @@ def test_an_upgrade_that_only_names_and_annotates_shows_its_one_real_change(
 def test_a_tool_annotated_for_the_first_time_toward_trust_is_one_suspicious_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = tmp_path / "git.lock"
-    assert run(capsys, "lock", "lock_servers:git_before_unannotated", "-o", str(path))[0] == 0
-    code, out, _ = run(capsys, "diff", "lock_servers:git_after_annotated", "--lock", str(path))
+    lock = tmp_path / "git.lock"
+    code, out = diff_since(capsys, lock, "git_before_unannotated", "git_after_annotated")
     assert (code, out) == (
         1,
         "git_status: suspicious: annotations declared, trusted more than MCP's defaults: "

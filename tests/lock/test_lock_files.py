@@ -13,27 +13,13 @@ from typing import Any
 import lock_servers
 import mcp
 import pytest
+from lock_cli import AFTER, BEFORE, run
 
 import littleghost as lg
 from littleghost.mcp import CatalogLock, Toolset, _lock_file
-from littleghost_testing.cli import main
 
-BEFORE, AFTER = "lock_servers:before", "lock_servers:after"
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture
-def locked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
-    path = tmp_path / "littleghost.lock"
-    assert run(capsys, "lock", BEFORE, "-o", str(path))[0] == 0
-    return path
 
 
 def _edited(path: Path, edit: Any) -> Path:
