@@ -30,7 +30,7 @@ from typing import Any, Literal
 import mcp_types as types
 
 from . import _lock_file
-from ._lock_file import LOCK_FORMAT, MAX_LOCK_BYTES
+from ._lock_file import IDENTIFIER, LOCK_FORMAT, MAX_LOCK_BYTES
 
 __all__ = [
     "LOCK_FORMAT",
@@ -73,7 +73,7 @@ prompt (by name), in its section of the lock file."""
 
 _SUBJECTS = {"resources": "resource", "resourceTemplates": "resource template", "prompts": "prompt"}
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LAST_KEY = re.compile(rf"\.({IDENTIFIER.pattern})$")  # of a JSON path: $.a.max_count
 _TEXT_KEYWORDS = frozenset({"title", "description"})
 # Keywords that only offer values: changing them breaks nobody.
 _OFFER_KEYWORDS = frozenset({"examples", "default", "$comment", "deprecated", "readOnly"})
@@ -356,15 +356,15 @@ def _annotation_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> _Chan
         for key, default, trusted in _TRUST_FLIPS
         if old.get(key, default) != new.get(key, default)
     ]
-    trusting = any(after == trusted for _key, _before, after, trusted in flips)
     if flips and not old:
         declared = ", ".join(f"{key} {json.dumps(after)}" for key, _before, after, _ in flips)
-        yield (
-            ("suspicious" if trusting else "compatible"),
-            f"annotations declared, trusted more than MCP's defaults: {declared}"
-            if trusting
-            else f"annotations declared: {declared}",
-        )
+        if any(after == trusted for _key, _before, after, trusted in flips):
+            yield (
+                "suspicious",
+                f"annotations declared, trusted more than MCP's defaults: {declared}",
+            )
+        else:
+            yield "compatible", f"annotations declared: {declared}"
     else:
         for key, before, after, trusted in flips:
             kind: ChangeKind = "suspicious" if after == trusted else "compatible"
@@ -381,14 +381,14 @@ def _text_changes(label: str, old: Any, new: Any, *, generated: bool = False) ->
     if old == new:
         return
     kind: ChangeKind = "compatible" if generated else "suspicious"
-    why = " (a name derived from code)" if generated else ""
+    note = " (a name derived from code)" if generated else ""
     if old is None:
-        yield kind, f"{label} added: {_quoted(new)}{why}"
+        yield kind, f"{label} added: {_quoted(new)}{note}"
     elif new is None:
-        yield kind, f"{label} removed (was {_quoted(old)}){why}"
+        yield kind, f"{label} removed (was {_quoted(old)}){note}"
     else:
         shown_old, shown_new = _excerpts(old, new)
-        yield kind, f"{label} changed: {shown_old} -> {shown_new}{why}"
+        yield kind, f"{label} changed: {shown_old} -> {shown_new}{note}"
     if not generated:
         for why in instruction_hints(new):
             yield "suspicious", f"the new {label} holds {why}"
@@ -421,9 +421,9 @@ def _generated_title(title: Any, at: str) -> bool:
         return True
     if not isinstance(title, str):
         return False
-    if _IDENTIFIER.fullmatch(title):
+    if IDENTIFIER.fullmatch(title):
         return True
-    key = re.search(r"\.([A-Za-z_][A-Za-z0-9_]*)$", at)
+    key = _LAST_KEY.search(at)
     return key is not None and title == key.group(1).title().replace("_", " ").strip()
 
 

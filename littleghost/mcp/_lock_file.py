@@ -24,6 +24,7 @@ import jsonschema_rs
 import littleghost as lg
 
 __all__ = [
+    "IDENTIFIER",
     "LOCK_FORMAT",
     "LOCK_SCHEMA",
     "MAX_LOCK_BYTES",
@@ -47,6 +48,9 @@ LOCK_SCHEMA: dict[str, Any] = json.loads(
     resources.files("littleghost.mcp").joinpath("lock.schema.json").read_text(encoding="utf-8")
 )
 """The lock format's JSON Schema (``littleghost/mcp/lock.schema.json``)."""
+
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A key written ``.key`` in a JSON path (others are ``["key"]``)."""
 
 _SHAPE = jsonschema_rs.validator_for(LOCK_SCHEMA)
 _SHOWN_CHARS = 200  # of a schema error's message, whose instance may be megabytes of text
@@ -121,7 +125,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def member(key: str) -> str:
     """``.key``, or ``["key"]`` when it is not a plain name: a step of a JSON path."""
-    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) is not None
+    plain = IDENTIFIER.fullmatch(key) is not None
     return f".{key}" if plain else f"[{json.dumps(key)}]"
 
 
