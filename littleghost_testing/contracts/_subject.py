@@ -16,7 +16,7 @@ from hypothesis.errors import HypothesisException, Unsatisfiable
 
 import littleghost as lg
 
-from .._engine import describe
+from .._engine import coverage_inputs, describe
 from ..strategies import SchemaError, from_schema
 from ._report import Check
 from ._runner import Failure, Runner, Searched, TimedOut, Violation
@@ -80,6 +80,22 @@ class Subject:
     def generated(self, count: int) -> list[Any]:
         """Up to ``count`` more valid inputs, derandomized: the same ones every run."""
         return first_drawn(from_schema(self.tool_class.input_schema), count)
+
+    @functools.cached_property
+    def coverage(self) -> tuple[Any, ...]:
+        """The coverage phase's valid inputs, as ``check`` sends them first.
+
+        Bounds, empty values, enum members, optional keys absent and present:
+        tried before any random input, a bug at a schema's edge is found on
+        every run, at any ``max_examples``.
+        """
+        return tuple(coverage_inputs(self.tool_class.input_schema))
+
+    @property
+    def first_inputs(self) -> tuple[Any, ...]:
+        """What every search of valid inputs tries first: the examples given, then ``coverage``."""
+        given = tuple(self.runner.options.examples)
+        return given + tuple(value for value in self.coverage if value not in given)
 
     @functools.cached_property
     def sample(self) -> Any:

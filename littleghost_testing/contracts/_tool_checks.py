@@ -225,7 +225,7 @@ def _over_valid_inputs(
         def apply(value: Any) -> None:
             rule(runner.run(execute_within, tool, value, None, options.call_timeout), tool)
 
-        failure = subject.search(name, strategy, apply, tuple(options.examples))
+        failure = subject.search(name, strategy, apply, subject.first_inputs)
     finally:
         subject.close(tool)
     if isinstance(failure, Check):

@@ -116,6 +116,7 @@ def test_a_failure_is_shown_once(pytester: pytest.Pytester) -> None:
 
 PROFILE_SUITE = """
 from hypothesis import settings
+from littleghost_testing._engine import coverage_inputs
 
 calls = []
 
@@ -140,9 +141,10 @@ class TestExplicit(ToolContract):
 
 
 def test_zz_budgets():
-    # valid_inputs and error_sanitization's search (injected failures never reach call),
-    # for each class, on asyncio and trio
-    assert len(calls) == 2 * (3 + 3 + 7 + 7), len(calls)
+    # valid_inputs and error_sanitization's search (injected failures never reach call):
+    # the coverage inputs, then the budget's, for each class, on asyncio and trio
+    first = len(coverage_inputs(Counted.input_schema))
+    assert len(calls) == 2 * (4 * first + 3 + 3 + 7 + 7), len(calls)
 """
 
 
