@@ -19,6 +19,7 @@ import littleghost as lg
 from .._engine import coverage_inputs, describe
 from ..strategies import SchemaError, from_schema
 from ._report import Check
+from ._rules import connection_lost
 from ._runner import Failure, Runner, Searched, TimedOut, Violation
 
 __all__ = ["Subject", "close_quietly", "execute_within", "first_drawn", "simplest"]
@@ -32,9 +33,28 @@ class Subject:
     runner: Runner
     label: str | None = None  # the tool's name, in a report that covers a whole toolset
     searched: dict[str, Searched] = field(default_factory=dict[str, Searched])
+    reconnect: Callable[[], tuple[type[lg.Tool], Runner] | None] | None = None
+    """For a toolset's tool: its class and runner over a fresh connection (``None``: gone)."""
+    lost: bool = False
+    """Whether a call lost the connection: the next check needs a fresh one."""
 
     def make(self) -> lg.Tool:
         return self.tool_class(self.runner.options.binding())
+
+    def renew(self) -> bool:
+        """Go on over a fresh connection (a toolset's tool); False when there is none."""
+        fresh = None if self.reconnect is None else self.reconnect()
+        if fresh is None:
+            return False
+        self.tool_class, self.runner = fresh
+        self.lost = False
+        return True
+
+    def call(self, tool: lg.Tool, value: Any) -> lg.ExecutionResult:
+        """``execute`` within ``call_timeout``, noting a lost connection."""
+        result = self.runner.run(execute_within, tool, value, None, self.runner.options.call_timeout)
+        self.lost = self.lost or connection_lost(result.error)
+        return result
 
     def passed(self, name: str, detail: str) -> Check:
         return Check(name, True, detail, tool=self.label)
