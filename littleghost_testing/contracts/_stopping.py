@@ -248,10 +248,10 @@ async def _still_answers(tool: lg.Tool, sample: Any, seconds: float) -> None:
     """After the stops, a fresh call still gets an answer over the same connection."""
     result = await execute_within(tool, sample, None, seconds)
     error = result.error
-    if connection_lost(error) or (
-        isinstance(error, lg.ProviderError) and not isinstance(error, lg.ProtocolError)
+    if error is not None and (
+        connection_lost(error)
+        or (isinstance(error, lg.ProviderError) and not isinstance(error, lg.ProtocolError))
     ):
         raise _BrokenAfterStop(
-            "the tool to keep answering after a stopped call",
-            f"the next call failed: {describe(result.error)}",
+            "the tool to keep answering after a stopped call", f"the next call failed: {describe(error)}"
         )
