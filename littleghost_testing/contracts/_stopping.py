@@ -253,5 +253,6 @@ async def _still_answers(tool: lg.Tool, sample: Any, seconds: float) -> None:
         or (isinstance(error, lg.ProviderError) and not isinstance(error, lg.ProtocolError))
     ):
         raise _BrokenAfterStop(
-            "the tool to keep answering after a stopped call", f"the next call failed: {describe(error)}"
+            "the tool to keep answering after a stopped call",
+            f"the next call failed: {describe(error)}",
         )

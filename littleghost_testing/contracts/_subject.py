@@ -52,7 +52,9 @@ class Subject:
 
     def call(self, tool: lg.Tool, value: Any) -> lg.ExecutionResult:
         """``execute`` within ``call_timeout``, noting a lost connection."""
-        result = self.runner.run(execute_within, tool, value, None, self.runner.options.call_timeout)
+        result = self.runner.run(
+            execute_within, tool, value, None, self.runner.options.call_timeout
+        )
         self.lost = self.lost or connection_lost(result.error)
         return result
 

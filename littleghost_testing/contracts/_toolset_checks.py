@@ -52,7 +52,9 @@ def run_toolset_checks(
             ("discovery_deadline", _expired),
         ):
             if name in selected:
-                checks.append(_stopped_discovery(name, toolset_class, runner, session.binding, stop))
+                checks.append(
+                    _stopped_discovery(name, toolset_class, runner, session.binding, stop)
+                )
         lost = False
         for tool_class in classes:
             subject = session.subject(tool_class, examples(tool_class.tool_name))
