@@ -63,7 +63,7 @@ def run_toolset_checks(
                 if name not in selected or name == "cleanup":
                     continue
                 if subject.lost and not subject.renew():
-                    checks.append(_unreachable(subject, name))
+                    checks.append(_unreachable(subject, name, session.unreachable))
                     continue
                 checks.append(TOOL_CHECKS[name](subject))
             lost = subject.lost
@@ -88,6 +88,7 @@ class _Session:
         self.run = lg.Run()
         self.binding = runner.options.binding().replace(run=self.run)
         self.classes: dict[str, type[lg.Tool]] = {}
+        self.unreachable = ""  # why the last reconnection failed
 
     def open(self) -> list[type[lg.Tool]]:
         """Discover over a new connection; ``Violation`` if discovery fails."""
@@ -113,29 +114,29 @@ class _Session:
         return Runner(self.runner.portal, options)
 
     def _reconnect(self, name: str, examples: Sequence[Any]) -> tuple[type[lg.Tool], Runner] | None:
+        """Close the lost connection, discover over a new one: ``name``'s class and runner."""
         self.close()
         self.run = lg.Run()
         self.binding = self.runner.options.binding().replace(run=self.run)
         try:
             self.open()
-        except Violation:
+        except Violation as violation:
+            self.unreachable = f"discovery failed: {violation.observed}"
             return None
         tool_class = self.classes.get(name)
-        return None if tool_class is None else (tool_class, self._runner(examples))
+        if tool_class is None:
+            self.unreachable = f"the server no longer lists {name}"
+            return None
+        return tool_class, self._runner(examples)
 
     def close(self) -> None:
         self.runner.run(self.run.aclose)
 
 
-def _unreachable(subject: Subject, name: str) -> Check:
-    return subject.failed(
-        name,
-        "the server could not be reached again",
-        Violation(
-            "a fresh connection after the server died",
-            "discovery failed, or no longer lists the tool",
-        ),
-    )
+def _unreachable(subject: Subject, name: str, why: str) -> Check:
+    """A check that cannot run: the server died, and reconnecting failed."""
+    violation = Violation("a fresh connection after the server died", why)
+    return subject.failed(name, "the server could not be reached again", violation)
 
 
 async def _discover(toolset_class: type[Toolset], binding: lg.Binding) -> list[type[lg.Tool]]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 from planted_stdio_server import INVISIBLE_STYLE
-from toolset_targets import BoundaryDeskTools, PlantedStdioTools
+from toolset_targets import BoundaryDeskTools, OnceStdioTools, PlantedStdioTools
 
 from littleghost_testing.contracts import Report, check_toolset
 
@@ -83,6 +83,18 @@ def test_invisible_characters_are_escaped_in_the_explanation(report: Report) -> 
     explanation = report.explain()
     assert "\u202e" not in explanation and "\u200b" not in explanation
     assert '  input:    {"label": "", "style": "mirrored\\u202e\\u200b"}' in explanation
+
+
+def test_a_server_that_cannot_be_started_again_fails_the_checks_left(
+    fresh_database: None,
+) -> None:
+    report = check_toolset(OnceStdioTools, checks=["valid_inputs"], max_examples=1, seed=0)
+    assert not report["valid_inputs[reload_config]"].passed  # it killed the server
+    for tool in ("format_label", "echo_label", "word_count"):
+        check = report[f"valid_inputs[{tool}]"]
+        assert (check.passed, check.detail) == (False, "the server could not be reached again")
+        assert check.observed is not None
+        assert check.observed.startswith("discovery failed: ConnectionClosed(")
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -203,6 +203,18 @@ class PlantedStdioTools(Toolset):
         return client([sys.executable, str(PLANTED_SERVER)], stderr=lambda line: None)
 
 
+class OnceStdioTools(PlantedStdioTools):
+    """The planted server, which cannot be started again once it died."""
+
+    started: ClassVar[list[int]] = []
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        self.started.append(1)
+        if len(self.started) == 1:
+            return super().client(binding)
+        return client([sys.executable, "-c", "raise SystemExit(3)"], stderr=lambda line: None)
+
+
 boundary_desk = MCPServer("boundary-desk", log_level="CRITICAL")
 
 
