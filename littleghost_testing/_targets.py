@@ -54,13 +54,6 @@ _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-# Env variables whose name says they hold a secret; their values are never shown.
-_SECRET_NAME = re.compile(
-    r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|SIGNATURE|DSN",
-    re.IGNORECASE,
-)
-# A value shaped like a credential: one long word of letters and digits mixed.
-_CREDENTIAL_LIKE = re.compile(r"(?=[^/\s]*\d)(?=[^/\s]*[A-Za-z])[A-Za-z0-9_\-+=.~:]{20,}")
 # What an HTTP header value cannot hold (RFC 9110 allows tab among the controls).
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 REFUSED_STATUSES = (401, 403)
@@ -276,7 +269,10 @@ def _stdio(
             env=values or None,
             cwd=cwd,
             stderr=sys.stderr if errlog is None else errlog,
-            secrets=_referenced([*command, *env.values()], environ),
+            secrets=[
+                *_referenced([*command, *env.values()], environ),
+                *(value for key, value in values.items() if _looks_secret(key, value)),
+            ],
             inherit_tmpdir=inherit_tmpdir,
         )
 
@@ -298,11 +294,7 @@ def _env_shown(key: str, value: str) -> str:
 
 
 def _looks_secret(key: str, value: str) -> bool:
-    return bool(
-        _SECRET_NAME.search(key)
-        or _CREDENTIAL_LIKE.fullmatch(value)
-        or find_credential(value) is not None
-    )
+    return littleghost.mcp._secret_env(key, value) or find_credential(value) is not None
 
 
 def _masked_command(command: list[str]) -> list[str]:

@@ -1,11 +1,13 @@
 """What a connection sends a server that must never come back: the values to redact.
 
-Everything the caller chose to send is a secret: each header value (and the
-credentials inside one: the token after ``Bearer``, a ``Cookie``'s values, a
-``Basic`` pair decoded), each environment variable given for a stdio server,
-a URL's query values and its ``user:password`` -- which httpx sends as
-``Authorization: Basic``, so that spelling too -- and any ``secrets`` the
-caller adds (the kit adds what ``${VAR}`` expanded to in a command's arguments).
+Each header value is a secret (and the credentials inside one: the token
+after ``Bearer``, a ``Cookie``'s values, a ``Basic`` pair decoded), and so
+are a URL's query values and its ``user:password`` -- which httpx sends as
+``Authorization: Basic``, so that spelling too -- each environment variable
+given to a stdio server whose name or value says it is one (``secret_env``:
+an ``API_TOKEN``, not a ``HOME`` whose path the server's answers may
+rightly quote), and any ``secrets`` the caller adds (the kit adds what every
+``${VAR}`` expanded to).
 The connection (``_wire.py``) redacts them from every message the server sends.
 """
 
@@ -22,7 +24,19 @@ from mcp.shared.message import SessionMessage
 
 from .._redaction import Redactor
 
-__all__ = ["redacted_message", "secrets_sent"]
+__all__ = ["redacted_message", "secret_env", "secrets_sent"]
+
+_SECRET_NAME = re.compile(
+    r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|SIGNATURE|DSN",
+    re.IGNORECASE,
+)
+"""Env variables whose name says they hold a secret."""
+
+_CREDENTIAL_LIKE = re.compile(r"(?=[^/\s]*\d)(?=[^/\s]*[A-Za-z])[A-Za-z0-9_\-+=.~:]{20,}")
+"""A value shaped like a credential: one long word of letters and digits mixed."""
+
+_URL_PASSWORD = re.compile(r"\b[a-zA-Z][\w+.-]*://[^/\s:@]+:[^/\s@]+@")
+"""A URL with a user and password (a database DSN)."""
 
 _AUTH_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+(\S.*)")
 """``Scheme credentials``, as an ``Authorization`` value is written."""
@@ -40,8 +54,17 @@ def secrets_sent(
         values += _url_secrets(url)
     for value in (headers or {}).values():
         values += _header_secrets(value)
-    values += (env or {}).values()
+    values += (value for name, value in (env or {}).items() if secret_env(name, value))
     return Redactor(values)
+
+
+def secret_env(name: str, value: str) -> bool:
+    """Whether an environment variable holds a secret: its name, or its value, says so."""
+    return bool(
+        _SECRET_NAME.search(name)
+        or _CREDENTIAL_LIKE.fullmatch(value)
+        or _URL_PASSWORD.search(value)
+    )
 
 
 def _url_secrets(url: str) -> Iterator[str]:

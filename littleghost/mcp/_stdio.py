@@ -17,8 +17,9 @@ redacted (``Wire.redactor``).
 The server gets a temp folder of its own (``TMPDIR``, ``TEMP`` and ``TMP``),
 created at start and removed once it has exited, however the connection ends:
 a server that cleans "its" temp folder must not empty the user's, and its
-scratch files must not outlive the run. ``inherit_tmpdir=True``, or a
-``TMPDIR`` the caller put in ``env``, keeps the given one.
+scratch files must not outlive the run. ``inherit_tmpdir=True`` passes
+ours on instead (the SDK's default environment leaves it out: such a server
+would use the system's, ``/tmp``); a ``TMPDIR`` the caller put in ``env`` wins.
 """
 
 from __future__ import annotations
@@ -141,6 +142,9 @@ async def bounded_stdio_client(
     The server gets a private temp folder, removed once it exited (see above).
     """
     if inherit_tmpdir or "TMPDIR" in (server.env or {}):
+        ours = {name: os.environ[name] for name in TMPDIR_VARIABLES if name in os.environ}
+        if inherit_tmpdir:
+            server = server.model_copy(update={"env": ours | (server.env or {})})
         async with _stdio_client(server, wire, stderr) as streams:
             yield streams
         return
