@@ -24,14 +24,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-__all__ = ["MIN_SECRET_CHARS", "REDACTED", "Redactor"]
+__all__ = ["MAX_REDACTED_CHAIN", "MIN_SECRET_CHARS", "REDACTED", "Redactor"]
 
 MIN_SECRET_CHARS = 8
 """A sent value (or spelling of one) shorter than this is never redacted."""
 
 REDACTED = "[redacted]"
 
-_MAX_CHAINED_ERRORS = 32
+MAX_REDACTED_CHAIN = 32
 """How many exceptions of a ``__cause__``/``__context__`` chain ``exception()`` scrubs."""
 
 
@@ -74,7 +74,7 @@ class Redactor:
             return
         seen: set[int] = set()
         pending: list[BaseException] = [error]
-        while pending and len(seen) < _MAX_CHAINED_ERRORS:
+        while pending and len(seen) < MAX_REDACTED_CHAIN:
             current = pending.pop()
             if id(current) not in seen:
                 seen.add(id(current))

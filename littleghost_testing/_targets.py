@@ -179,10 +179,10 @@ def resolve(
         return _stdio(list(command), env, cwd, environ, inherit_tmpdir)
     if target is None:
         raise TargetError("give a TARGET (URL or module:attribute) or -- COMMAND ARGS")
-    if env or cwd is not None or inherit_tmpdir:
-        raise TargetError(
-            "--env, --cwd and --inherit-tmpdir are for a stdio server (-- COMMAND ARGS)"
-        )
+    if env or cwd is not None:
+        raise TargetError("--env and --cwd are for a stdio server (-- COMMAND ARGS)")
+    if inherit_tmpdir:
+        raise TargetError("--inherit-tmpdir is for a stdio server (-- COMMAND ARGS)")
     if target.startswith(("http://", "https://")):
         return _http(target, headers, environ)
     if headers:

@@ -53,9 +53,10 @@ def client(
     ``limits`` (default ``Toolset``'s); a ``Toolset`` applies its own to any
     client it connects. ``options`` go to ``mcp.Client``.
 
-    Every value sent -- header values, ``env`` values, the URL's query values
-    and password -- and every string in ``secrets`` is redacted from all the
-    server sends back (see docs/mcp.md, Secrets). A stdio server gets a private
+    Every secret sent -- header values, the URL's query values and password,
+    ``env`` values whose name or value says they are secrets -- and every
+    string in ``secrets`` is redacted from all the server sends back (see
+    docs/mcp.md, "Secrets are redacted from what the server sends"). A stdio server gets a private
     temp folder (``TMPDIR``, ``TEMP``, ``TMP``), removed once it exits;
     ``inherit_tmpdir=True`` keeps ours.
     """
@@ -66,10 +67,10 @@ def client(
     if (headers or on_response is not None) and not is_url:
         raise TypeError("headers and on_response are for a Streamable HTTP server (a URL)")
     is_stdio = is_command or isinstance(server, StdioServerParameters)
-    if (
-        env is not None or cwd is not None or stderr is not None or inherit_tmpdir
-    ) and not is_stdio:
-        raise TypeError("env, cwd, stderr and inherit_tmpdir are for a stdio server (a command)")
+    if (env is not None or cwd is not None or stderr is not None) and not is_stdio:
+        raise TypeError("env, cwd and stderr are for a stdio server (a command)")
+    if inherit_tmpdir and not is_stdio:
+        raise TypeError("inherit_tmpdir is for a stdio server (a command)")
     target: Any = server
     if isinstance(server, str) and not server.startswith(("http://", "https://")):
         raise ValueError(f"{server[:80]!r} is not an http:// or https:// URL")
