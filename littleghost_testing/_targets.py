@@ -100,7 +100,8 @@ class Target:
     _sent: _Sent = field(default_factory=_Sent, repr=False, compare=False)
 
     def client(self, *, errlog: TextIO | None = None) -> mcp.Client:
-        """A fresh ``mcp.Client``; a stdio server's stderr goes to ``errlog`` (a real file)."""
+        """A fresh ``mcp.Client``; a stdio server's stderr goes to ``errlog`` (a real file),
+        or line by line, redacted, to our stderr (pytest's ``from_target``)."""
         made = self._connect(errlog, self._refusal)
         self._sent.redact = littleghost.mcp._redactor_of(made).text
         return made
@@ -268,7 +269,7 @@ def _stdio(
             expanded,
             env=values or None,
             cwd=cwd,
-            stderr=sys.stderr if errlog is None else errlog,
+            stderr=_print_to_stderr if errlog is None else errlog,
             secrets=[
                 *_referenced([*command, *env.values()], environ),
                 *(value for key, value in values.items() if _looks_secret(key, value)),
@@ -278,6 +279,11 @@ def _stdio(
 
     label = " ".join(shlex.quote(word) for word in shown)
     return Target(label, "stdio", None, tuple(options), tuple(shown), connect)
+
+
+def _print_to_stderr(line: str) -> None:
+    """Our stderr, a line at a time: the client redacts each (a file would get raw bytes)."""
+    print(line, file=sys.stderr)
 
 
 def _env_shown(key: str, value: str) -> str:

@@ -25,6 +25,7 @@ import pytest
 import littleghost as lg
 import littleghost.mcp
 from littleghost.mcp import Toolset
+from littleghost_testing._targets import resolve
 from littleghost_testing.cli import main
 from tests.hostile.servers.clients import REPO
 
@@ -233,3 +234,26 @@ async def test_a_toolset_connect_error_is_redacted_with_its_causes(
     assert "[redacted]" in str(raised.value)
     for spelling in spellings(KEY) | spellings(QUERY) | spellings(URL_PASSWORD):
         assert spelling not in "\n".join(chain)
+
+
+@pytest.mark.anyio
+async def test_from_targets_server_stderr_reaches_ours_redacted(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    _, after = connection("stdio", "crash", {})
+    options, command = after[: after.index("--")], after[after.index("--") + 1 :]
+    env = dict(option.split("=", 1) for option in options[1:6:2])
+    target = resolve(None, command=command, env=env, cwd=REPO)
+
+    class Crashing(Toolset):
+        def client(self, binding: lg.Binding) -> Any:
+            return target.client()
+
+    async with lg.Run() as run:
+        binding = lg.Binding(run=run)
+        [probe] = await Crashing.tools(binding)
+        assert (await probe(binding).execute({})).status == "error"
+    out, err = capfd.readouterr()
+    assert "received API_TOKEN: [redacted]" in err
+    assert_no_secret("stdio", out, err)
+    assert SHOWN["stdio"] in err
