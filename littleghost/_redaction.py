@@ -35,6 +35,10 @@ MAX_REDACTED_CHAIN = 32
 """How many exceptions of a ``__cause__``/``__context__`` chain ``exception()`` scrubs."""
 
 
+_LOWER_HEX = re.compile(r"%[0-9A-F]{2}")
+"""A percent-escape, which some servers write in lower case (``%2f``)."""
+
+
 class Redactor:
     """Hides every spelling of the given secrets; empty (and free) when given none."""
 
@@ -48,9 +52,6 @@ class Redactor:
 
     def __bool__(self) -> bool:
         return self._pattern is not None
-
-    def __or__(self, other: Redactor) -> Redactor:
-        return Redactor(self.secrets | other.secrets)
 
     def text(self, text: str) -> str:
         """``text`` with every spelling of every secret replaced by ``[redacted]``."""
@@ -96,18 +97,20 @@ class Redactor:
 
 
 def _spellings(secret: str) -> set[str]:
-    """``secret`` as a server may echo it: raw, escaped, URL-encoded, base64."""
+    """``secret`` as a server may echo it: raw, escaped, URL-encoded (either case), base64."""
     raw = secret.encode("utf-8", "surrogatepass")
     encoded = {
         base64.b64encode(raw).decode(),
         base64.urlsafe_b64encode(raw).decode(),
     }
+    percent = quote(secret, safe="")
     return {
         secret,
+        percent,
+        _LOWER_HEX.sub(lambda escape: escape.group().lower(), percent),
         json.dumps(secret)[1:-1],
         json.dumps(secret, ensure_ascii=False)[1:-1],
         repr(secret)[1:-1],
-        quote(secret, safe=""),
         quote(secret),
         quote_plus(secret),
         html.escape(secret),

@@ -24,6 +24,7 @@ SECRET = 'p@ss "w0rd"/+é=&'
         repr(SECRET)[1:-1],
         quote(SECRET, safe=""),
         quote_plus(SECRET),
+        quote(SECRET, safe="").lower(),
         html.escape(SECRET),
         base64.b64encode(SECRET.encode()).decode(),
         base64.urlsafe_b64encode(SECRET.encode()).decode().rstrip("="),
