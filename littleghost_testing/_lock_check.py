@@ -24,6 +24,7 @@ class CatalogOptions(TypedDict, total=False):
     headers: Mapping[str, str] | None
     env: Mapping[str, str] | None
     cwd: str | None
+    inherit_tmpdir: bool
     timeout: float
     """Seconds to connect and list the catalog (default ``DEFAULT_TIMEOUT``)."""
 
@@ -63,7 +64,11 @@ def assert_matches_lock(
 def _catalog_of(target: Any, options: CatalogOptions) -> tuple[str, CatalogLock]:
     """The target's label and catalog, listed in a thread of its own (callers may be async)."""
     connector = _connector(
-        target, headers=options.get("headers"), env=options.get("env"), cwd=options.get("cwd")
+        target,
+        headers=options.get("headers"),
+        env=options.get("env"),
+        cwd=options.get("cwd"),
+        inherit_tmpdir=options.get("inherit_tmpdir", False),
     )
     seconds = options.get("timeout", DEFAULT_TIMEOUT)
     catalog = in_fresh_thread(

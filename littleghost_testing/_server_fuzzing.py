@@ -96,6 +96,7 @@ def from_target(
     headers: Mapping[str, str] | None = None,
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
+    inherit_tmpdir: bool = False,
     inputs: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     strict: bool = False,
     examples: int | None = None,
@@ -116,7 +117,7 @@ def from_target(
     prompts (not through a ``Toolset`` subclass, which only has tools).
     Nothing connects until a test module uses it.
     """
-    connect = _connector(target, headers=headers, env=env, cwd=cwd)
+    connect = _connector(target, headers=headers, env=env, cwd=cwd, inherit_tmpdir=inherit_tmpdir)
     profile = settings()
     database = profile.database
     options = FuzzOptions(
@@ -154,6 +155,7 @@ def _connector(
     headers: Mapping[str, str] | None,
     env: Mapping[str, str] | None,
     cwd: str | None,
+    inherit_tmpdir: bool,
 ) -> _Connector:
     if isinstance(target, type) and issubclass(target, Toolset):
         return _Connector(target.__name__, None, toolset=target)
@@ -165,9 +167,16 @@ def _connector(
         label = f"{type(target).__name__} {server.name!r}"
         return _Connector(label, lambda: littleghost.mcp.client(server))
     if isinstance(target, str):
-        resolved = resolve(target, headers=headers, env=env, cwd=cwd)
+        resolved = resolve(target, headers=headers, env=env, cwd=cwd, inherit_tmpdir=inherit_tmpdir)
     elif isinstance(target, Sequence) and target and all(isinstance(w, str) for w in target):
-        resolved = resolve(None, command=list(target), headers=headers, env=env, cwd=cwd)
+        resolved = resolve(
+            None,
+            command=list(target),
+            headers=headers,
+            env=env,
+            cwd=cwd,
+            inherit_tmpdir=inherit_tmpdir,
+        )
     else:
         raise TargetError(
             f"from_target takes a URL, module:attribute, a stdio command as a list of strings, "

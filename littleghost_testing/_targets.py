@@ -10,7 +10,10 @@ through the same bounded transports, and gets the same typed errors, as a
 they reach the server and nothing else. ``Target.label`` and ``Target.connect_words()``
 show them as ``${VAR}`` references, and ``${VAR}`` written by the user is
 expanded from the environment only when connecting, in stdio arguments,
-header values and env values.
+header values and env values. What a ``${VAR}`` expanded to is a secret too,
+wherever it was written: the client redacts it, with every header, env, query
+and password value, from all the server sends back, and ``Target.redact`` from
+whatever else of the server's the kit shows (the tail of its stderr).
 """
 
 from __future__ import annotations
@@ -51,13 +54,6 @@ _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-# Env variables whose name says they hold a secret; their values are never shown.
-_SECRET_NAME = re.compile(
-    r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|SIGNATURE|DSN",
-    re.IGNORECASE,
-)
-# A value shaped like a credential: one long word of letters and digits mixed.
-_CREDENTIAL_LIKE = re.compile(r"(?=[^/\s]*\d)(?=[^/\s]*[A-Za-z])[A-Za-z0-9_\-+=.~:]{20,}")
 # What an HTTP header value cannot hold (RFC 9110 allows tab among the controls).
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 REFUSED_STATUSES = (401, 403)
@@ -78,6 +74,13 @@ class _Refusal:
     status: int | None = None
 
 
+@dataclass
+class _Sent:
+    """How the last client hides what it sent (``littleghost.mcp.client`` knows)."""
+
+    redact: Callable[[str], str] = str
+
+
 @dataclass(frozen=True)
 class Target:
     """A server to connect to: a safe name, and fresh unconnected clients.
@@ -94,10 +97,18 @@ class Target:
     command: tuple[str, ...]
     _connect: Callable[[TextIO | None, _Refusal], mcp.Client] = field(repr=False)
     _refusal: _Refusal = field(default_factory=_Refusal, repr=False, compare=False)
+    _sent: _Sent = field(default_factory=_Sent, repr=False, compare=False)
 
     def client(self, *, errlog: TextIO | None = None) -> mcp.Client:
-        """A fresh ``mcp.Client``; a stdio server's stderr goes to ``errlog`` (a real file)."""
-        return self._connect(errlog, self._refusal)
+        """A fresh ``mcp.Client``; a stdio server's stderr goes to ``errlog`` (a real file),
+        or line by line, redacted, to our stderr (pytest's ``from_target``)."""
+        made = self._connect(errlog, self._refusal)
+        self._sent.redact = littleghost.mcp._redactor_of(made).text
+        return made
+
+    def redact(self, text: str) -> str:
+        """``text`` (of the server's) without the secrets the last client sent it."""
+        return self._sent.redact(text)
 
     @property
     def refused_status(self) -> int | None:
@@ -125,6 +136,12 @@ def expand(text: str, environ: Mapping[str, str], *, where: str) -> str:
     return _REFERENCE.sub(value, text)
 
 
+def _referenced(texts: Sequence[str], environ: Mapping[str, str]) -> list[str]:
+    """The values every ``${VAR}`` in ``texts`` expands to: secrets, wherever they were written."""
+    names = {match.group(1) for text in texts for match in _REFERENCE.finditer(text)}
+    return [environ[name] for name in sorted(names) if name in environ]
+
+
 def parse_header(text: str) -> tuple[str, str]:
     """``'Name: value'`` as ``(name, value)``."""
     name, colon, value = text.partition(":")
@@ -144,11 +161,13 @@ def resolve(
     env: Mapping[str, str] | None = None,
     cwd: str | Path | None = None,
     environ: Mapping[str, str] | None = None,
+    inherit_tmpdir: bool = False,
 ) -> Target:
     """The server ``target`` names (URL or ``module:attribute``), or the stdio ``command``.
 
     ``headers`` go to an HTTP server; ``env`` and ``cwd`` to a stdio server's
-    process. ``${VAR}`` in header values, env values and command arguments is
+    process, which gets a private temp folder unless ``inherit_tmpdir``.
+    ``${VAR}`` in header values, env values and command arguments is
     expanded from ``environ`` (default ``os.environ``) at each connection.
     """
     environ = os.environ if environ is None else environ
@@ -158,11 +177,13 @@ def resolve(
     if command:
         if headers:
             raise TargetError("--header is for HTTP servers; a stdio server takes --env")
-        return _stdio(list(command), env, cwd, environ)
+        return _stdio(list(command), env, cwd, environ, inherit_tmpdir)
     if target is None:
         raise TargetError("give a TARGET (URL or module:attribute) or -- COMMAND ARGS")
     if env or cwd is not None:
         raise TargetError("--env and --cwd are for a stdio server (-- COMMAND ARGS)")
+    if inherit_tmpdir:
+        raise TargetError("--inherit-tmpdir is for a stdio server (-- COMMAND ARGS)")
     if target.startswith(("http://", "https://")):
         return _http(target, headers, environ)
     if headers:
@@ -176,7 +197,11 @@ def resolve(
 
 
 def from_config(
-    path: str | Path, server_name: str, *, environ: Mapping[str, str] | None = None
+    path: str | Path,
+    server_name: str,
+    *,
+    environ: Mapping[str, str] | None = None,
+    inherit_tmpdir: bool = False,
 ) -> Target:
     """Server ``server_name`` of an MCP client's config file (``{"mcpServers": {...}}``).
 
@@ -198,18 +223,20 @@ def from_config(
             env=env,
             cwd=None if cwd is None else _string(cwd, f"cwd of {where}"),
             environ=environ,
+            inherit_tmpdir=inherit_tmpdir,
         )
     elif "url" in entry:
         url = _string(entry["url"], f"url of {where}")
         headers = _strings(entry.get("headers", {}), f"headers of {where}")
-        inner = resolve(url, headers=headers, environ=environ)
+        inner = resolve(url, headers=headers, environ=environ, inherit_tmpdir=inherit_tmpdir)
     else:
         raise TargetError(f"{where} has neither 'command' nor 'url'")
     return Target(
         label=f"{server_name} ({inner.label})",
         kind=inner.kind,
         positional=None,
-        options=("--config", str(path), "--server", server_name),
+        options=("--config", str(path), "--server", server_name)
+        + (("--inherit-tmpdir",) if inherit_tmpdir else ()),
         command=(),
         _connect=inner._connect,
         _refusal=inner._refusal,
@@ -217,7 +244,11 @@ def from_config(
 
 
 def _stdio(
-    command: list[str], env: dict[str, str], cwd: str | Path | None, environ: Mapping[str, str]
+    command: list[str],
+    env: dict[str, str],
+    cwd: str | Path | None,
+    environ: Mapping[str, str],
+    inherit_tmpdir: bool,
 ) -> Target:
     for key in env:
         if not _ENV_NAME.fullmatch(key):
@@ -228,16 +259,31 @@ def _stdio(
         options += ["--env", f"{key}={_env_shown(key, value)}"]
     if cwd is not None:
         options += ["--cwd", str(cwd)]
+    if inherit_tmpdir:
+        options.append("--inherit-tmpdir")
 
     def connect(errlog: TextIO | None, refusal: _Refusal) -> mcp.Client:
         expanded = [expand(word, environ, where="the server command") for word in command]
         values = {key: expand(value, environ, where=f"--env {key}") for key, value in env.items()}
         return littleghost.mcp.client(
-            expanded, env=values or None, cwd=cwd, stderr=sys.stderr if errlog is None else errlog
+            expanded,
+            env=values or None,
+            cwd=cwd,
+            stderr=_print_to_stderr if errlog is None else errlog,
+            secrets=[
+                *_referenced([*command, *env.values()], environ),
+                *(value for key, value in values.items() if _looks_secret(key, value)),
+            ],
+            inherit_tmpdir=inherit_tmpdir,
         )
 
     label = " ".join(shlex.quote(word) for word in shown)
     return Target(label, "stdio", None, tuple(options), tuple(shown), connect)
+
+
+def _print_to_stderr(line: str) -> None:
+    """Our stderr, a line at a time: the client redacts each (a file would get raw bytes)."""
+    print(line, file=sys.stderr)
 
 
 def _env_shown(key: str, value: str) -> str:
@@ -254,11 +300,7 @@ def _env_shown(key: str, value: str) -> str:
 
 
 def _looks_secret(key: str, value: str) -> bool:
-    return bool(
-        _SECRET_NAME.search(key)
-        or _CREDENTIAL_LIKE.fullmatch(value)
-        or find_credential(value) is not None
-    )
+    return littleghost.mcp._secret_env(key, value) or find_credential(value) is not None
 
 
 def _masked_command(command: list[str]) -> list[str]:
@@ -305,7 +347,12 @@ def _http(url: str, headers: dict[str, str], environ: Mapping[str, str]) -> Targ
             if response.status_code in REFUSED_STATUSES:
                 refusal.status = response.status_code
 
-        return littleghost.mcp.client(endpoint, headers=expanded, on_response=note)
+        return littleghost.mcp.client(
+            endpoint,
+            headers=expanded,
+            on_response=note,
+            secrets=_referenced([url, *headers.values()], environ),
+        )
 
     return Target(label, "http", _url_shown(url), tuple(options), (), connect)
 

@@ -46,6 +46,8 @@ from ._compat import TransportStreams as _TransportStreams  # noqa: F401
 from ._compat import WriteStream as _WriteStream  # noqa: F401
 from ._compat import client_entered as _client_entered  # noqa: F401
 from ._lock_file import is_lock as _is_lock_file  # noqa: F401
+from ._secrets import secret_env as _secret_env  # noqa: F401
+from ._wire import redactor_of as _redactor_of  # noqa: F401
 
 for _public in (
     CatalogLock,

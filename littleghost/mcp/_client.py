@@ -8,7 +8,7 @@ unbounded readers, whoever asked for the connection.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -19,6 +19,7 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from ._bounds import Bounds
+from ._secrets import secrets_sent
 from ._wire import Route, install
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ def client(
     stderr: IO[str] | Callable[[str], object] | None = None,
     on_response: Callable[[httpx2.Response], object] | None = None,
     limits: type[Toolset] | None = None,
+    secrets: Iterable[str] = (),
+    inherit_tmpdir: bool = False,
     **options: Any,
 ) -> mcp.Client:
     """A fresh, unconnected ``mcp.Client`` whose transport reads the server within bounds.
@@ -49,6 +52,13 @@ def client(
     are checked once parsed). The bounds are the ``max_*`` attributes of
     ``limits`` (default ``Toolset``'s); a ``Toolset`` applies its own to any
     client it connects. ``options`` go to ``mcp.Client``.
+
+    Every secret sent -- header values, the URL's query values and password,
+    ``env`` values whose name or value says they are secrets -- and every
+    string in ``secrets`` is redacted from all the server sends back (see
+    docs/mcp.md, "Secrets are redacted from what the server sends"). A stdio server gets a private
+    temp folder (``TMPDIR``, ``TEMP``, ``TMP``), removed once it exits;
+    ``inherit_tmpdir=True`` keeps ours.
     """
     from ._toolset import Toolset  # the Toolset imports this module's package first
 
@@ -56,10 +66,11 @@ def client(
     is_command = not is_url and isinstance(server, list | tuple)
     if (headers or on_response is not None) and not is_url:
         raise TypeError("headers and on_response are for a Streamable HTTP server (a URL)")
-    if (env is not None or cwd is not None or stderr is not None) and not (
-        is_command or isinstance(server, StdioServerParameters)
-    ):
+    is_stdio = is_command or isinstance(server, StdioServerParameters)
+    if (env is not None or cwd is not None or stderr is not None) and not is_stdio:
         raise TypeError("env, cwd and stderr are for a stdio server (a command)")
+    if inherit_tmpdir and not is_stdio:
+        raise TypeError("inherit_tmpdir is for a stdio server (a command)")
     target: Any = server
     if isinstance(server, str) and not server.startswith(("http://", "https://")):
         raise ValueError(f"{server[:80]!r} is not an http:// or https:// URL")
@@ -78,6 +89,18 @@ def client(
             }
         )
     made = mcp.Client(target, **options)
-    route = Route(headers=dict(headers or {}), on_response=on_response, stderr=stderr)
+    redactor = secrets_sent(
+        server if is_url else None,
+        headers,
+        target.env if isinstance(target, StdioServerParameters) else None,
+        [secrets] if isinstance(secrets, str) else secrets,
+    )
+    route = Route(
+        headers=dict(headers or {}),
+        on_response=on_response,
+        stderr=stderr,
+        redactor=redactor,
+        inherit_tmpdir=inherit_tmpdir,
+    )
     install(made, Bounds.of(limits or Toolset), route)
     return made

@@ -86,7 +86,7 @@ class Connection:
             raise
         if self._failure is not None:
             await self.aclose()
-            raise translate_connect_failure(self._failure)  # its cause is the SDK's error
+            raise self._redacted(translate_connect_failure(self._failure))  # cause: the SDK's
 
     async def request(
         self, operation: Callable[[mcp.Client], Awaitable[T]], *, tool_call: bool = False
@@ -96,7 +96,7 @@ class Connection:
         try:
             return await operation(self.client)
         except Exception as error:
-            raise await self._translated(error, tool_call=tool_call)  # noqa: B904 (the cause is set)
+            raise self._redacted(await self._translated(error, tool_call=tool_call))  # noqa: B904
 
     async def call_tool(
         self,
@@ -135,13 +135,22 @@ class Connection:
                 request, _CALL_RESULT, progress_callback=progress
             )
         except Exception as error:
-            raise await self._translated(error, tool_call=True)  # noqa: B904 (the cause is set)
+            raise self._redacted(await self._translated(error, tool_call=True))  # noqa: B904
 
     def _check_open(self) -> None:
         if self._close_requested.is_set():
             raise ConnectionClosed("MCP connection is closed")
         if self.wire.broken:
             raise self.wire.error()
+
+    def _redacted(self, error: BaseException) -> BaseException:
+        """``error`` without a secret the connection sent, in it or in its causes.
+
+        The server's messages are redacted as they arrive (``_wire.py``); this
+        catches what the transport's own errors quote (a URL with its query).
+        """
+        self.wire.redactor.exception(error)
+        return error
 
     async def _translated(self, error: Exception, *, tool_call: bool) -> BaseException:
         """The littleghost error for what an SDK operation raised."""

@@ -11,14 +11,25 @@ start and shutdown are the SDK's own (same spec sequence: close stdin, wait,
 terminate the process group).
 
 The server's stderr goes to a file, or line by line to a callback
-(``MAX_STDERR_LINE_CHARS`` per line: a server may write without newlines).
+(``MAX_STDERR_LINE_CHARS`` per line: a server may write without newlines),
+redacted (``Wire.redactor``).
+
+The server gets a temp folder of its own (``TMPDIR``, ``TEMP`` and ``TMP``),
+created at start and removed once it has exited, however the connection ends:
+a server that cleans "its" temp folder must not empty the user's, and its
+scratch files must not outlive the run. ``inherit_tmpdir=True`` passes
+ours on instead (the SDK's default environment leaves it out: such a server
+would use the system's, ``/tmp``); a ``TMPDIR`` the caller put in ``env`` wins.
 """
 
 from __future__ import annotations
 
 import codecs
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import IO, TYPE_CHECKING, Any
@@ -41,10 +52,22 @@ from ._failures import unparseable
 if TYPE_CHECKING:
     from ._wire import Wire
 
-__all__ = ["MAX_STDERR_LINE_CHARS", "LineReader", "bounded_stdio_client"]
+__all__ = [
+    "MAX_STDERR_LINE_CHARS",
+    "TMPDIR_PREFIX",
+    "TMPDIR_VARIABLES",
+    "LineReader",
+    "bounded_stdio_client",
+]
 
 MAX_STDERR_LINE_CHARS = 64 * 1024
 """A stderr callback gets lines of at most this many characters; a longer line arrives in pieces."""
+
+TMPDIR_VARIABLES = ("TMPDIR", "TEMP", "TMP")
+"""Where programs look for their temp folder (POSIX, then Windows)."""
+
+TMPDIR_PREFIX = "littleghost-server-tmp-"
+"""A server's private temp folder is made in ours, named with this prefix."""
 
 _WRITER_FLUSH_SECONDS = 0.5
 """How long shutdown lets the writer flush accepted messages before stdin closes (as the SDK)."""
@@ -111,8 +134,36 @@ async def bounded_stdio_client(
     server: StdioServerParameters,
     wire: Wire,
     stderr: IO[str] | Callable[[str], object] | None = None,
+    *,
+    inherit_tmpdir: bool = False,
 ) -> AsyncIterator[Any]:
-    """``mcp.client.stdio.stdio_client`` with a bounded reader that reports to ``wire``."""
+    """``mcp.client.stdio.stdio_client`` with a bounded reader that reports to ``wire``.
+
+    The server gets a private temp folder, removed once it exited (see above).
+    """
+    if inherit_tmpdir or "TMPDIR" in (server.env or {}):
+        ours = {name: os.environ[name] for name in TMPDIR_VARIABLES if name in os.environ}
+        if inherit_tmpdir:
+            server = server.model_copy(update={"env": ours | (server.env or {})})
+        async with _stdio_client(server, wire, stderr) as streams:
+            yield streams
+        return
+    private = tempfile.mkdtemp(prefix=TMPDIR_PREFIX)
+    try:
+        env = (server.env or {}) | dict.fromkeys(TMPDIR_VARIABLES, private)
+        async with _stdio_client(server.model_copy(update={"env": env}), wire, stderr) as streams:
+            yield streams
+    finally:
+        with anyio.CancelScope(shield=True):
+            await anyio.to_thread.run_sync(_remove, private)
+
+
+@asynccontextmanager
+async def _stdio_client(
+    server: StdioServerParameters,
+    wire: Wire,
+    stderr: IO[str] | Callable[[str], object] | None,
+) -> AsyncIterator[Any]:
     command = await compat.executable_command(server.command)
     process = await compat.start_process(
         command,
@@ -185,13 +236,26 @@ async def bounded_stdio_client(
         group.start_soon(read_stdout)
         group.start_soon(write_stdin)
         if callable(stderr):
-            group.start_soon(_forward_stderr, process.stderr, stderr)
+            callback = stderr
+            group.start_soon(
+                _forward_stderr, process.stderr, lambda line: callback(wire.redactor.text(line))
+            )
         try:
             yield read_stream, write_stream
         finally:
             with anyio.CancelScope(shield=True):
                 await shutdown()
             group.cancel_scope.cancel()
+
+
+def _remove(path: str) -> None:
+    """Remove a server's temp folder, whatever it left in it (read-only folders too)."""
+    shutil.rmtree(path, ignore_errors=True)
+    if os.path.lexists(path):  # a folder the server made read-only: make it ours again
+        for folder, _, _ in os.walk(path):
+            with suppress(OSError):
+                os.chmod(folder, 0o700)
+        shutil.rmtree(path, ignore_errors=True)
 
 
 async def _forward_stderr(stream: Any, callback: Callable[[str], object]) -> None:

@@ -18,8 +18,14 @@ logs it and drops it, leaving the request that waited for it hanging.
   bounded readers judge it on the raw JSON (``_answers.py``), and the read
   stream below judges the models of any other transport.
 
+Every message the transport hands over is redacted first (``_secrets.py``):
+no value the route sent the server -- a header, an env value, a URL's query
+or password -- reaches the SDK, and so neither a result, an error nor a log
+line, whatever the server echoes.
+
 ``Route`` carries what the connection factory (``_client.py``) was told about
-reaching the server: headers, a response hook, where stderr goes.
+reaching the server: headers, a response hook, where stderr goes, the secrets
+sent, and whether a stdio server keeps the inherited temp folder.
 """
 
 from __future__ import annotations
@@ -46,14 +52,16 @@ from mcp.shared.message import SessionMessage
 
 import littleghost as lg
 
+from .._redaction import Redactor
 from . import _compat as compat
 from ._answers import string_id
 from ._bounds import Bounds, exceeded
 from ._failures import unparseable
 from ._http import bounded_http_client
+from ._secrets import redacted_message
 from ._stdio import bounded_stdio_client
 
-__all__ = ["Route", "Wire", "install"]
+__all__ = ["Route", "Wire", "install", "redactor_of"]
 
 Stderr = IO[str] | Callable[[str], object] | None
 """Where a stdio server's stderr goes: a real file, a callback per line, or our own stderr."""
@@ -66,13 +74,18 @@ class Route:
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
     on_response: Callable[[Any], object] | None = None
     stderr: Stderr = None
+    redactor: Redactor = field(default_factory=Redactor)
+    """Every secret sent, to hide in what the server sends back."""
+    inherit_tmpdir: bool = False
+    """Whether a stdio server keeps our ``TMPDIR`` rather than get a private one."""
 
 
 class Wire:
     """One connection's bounds, and the reason it broke (once it has)."""
 
-    def __init__(self, bounds: Bounds) -> None:
+    def __init__(self, bounds: Bounds, redactor: Redactor | None = None) -> None:
         self.bounds = bounds
+        self.redactor = Redactor() if redactor is None else redactor
         self._failure: lg.ProviderError | None = None
         self._receive_scope: anyio.CancelScope | None = None
         self.dispatcher: Any = None
@@ -101,6 +114,7 @@ class Wire:
     def fail(self, error: lg.ProviderError) -> None:
         """Break the connection: the first reason sticks and the read loop stops now."""
         if self._failure is None:
+            self.redactor.exception(error)  # it may quote what the server sent
             self._failure = error
         if self._receive_scope is not None:
             self._receive_scope.cancel()
@@ -116,9 +130,16 @@ def install(client: mcp.Client, bounds: Bounds, route: Route | None = None) -> W
     if isinstance(existing, BoundedConnector):
         existing.wire.bounds = bounds
         return existing.wire
-    connector = BoundedConnector(client.server, existing, Wire(bounds), route or Route())
+    route = route or Route()
+    connector = BoundedConnector(client.server, existing, Wire(bounds, route.redactor), route)
     compat.replace_connector(client, connector)
     return connector.wire
+
+
+def redactor_of(client: mcp.Client) -> Redactor:
+    """The secrets ``client`` sends its server (none for a client ``install`` never routed)."""
+    existing = compat.connector(client)
+    return existing.wire.redactor if isinstance(existing, BoundedConnector) else Redactor()
 
 
 class BoundedConnector:
@@ -146,7 +167,9 @@ class BoundedConnector:
                 server, http_client=http, max_sse_event_size=None
             )
         elif isinstance(server, StdioServerParameters):
-            transport = bounded_stdio_client(server, wire, route.stderr)
+            transport = bounded_stdio_client(
+                server, wire, route.stderr, inherit_tmpdir=route.inherit_tmpdir
+            )
         else:
             transport = server  # the application's own Transport
         read_stream, write_stream = await stack.enter_async_context(transport)
@@ -188,7 +211,10 @@ class RecordingWriteStream:
 
 
 class GuardedReadStream:
-    """The dispatcher's view of the transport: ends, rather than skips, on what cannot be read."""
+    """The dispatcher's view of the transport: ends, rather than skips, on what cannot be read.
+
+    What it hands on is redacted (``Wire.redactor``).
+    """
 
     def __init__(self, inner: Any, wire: Wire) -> None:
         self._inner = inner
@@ -221,6 +247,8 @@ class GuardedReadStream:
         ):
             self._wire.fail(string_id(message.id))
             raise anyio.EndOfStream
+        if self._wire.redactor:
+            return redacted_message(item, self._wire.redactor)
         return item
 
     def __aiter__(self) -> GuardedReadStream:

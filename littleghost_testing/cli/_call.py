@@ -42,7 +42,7 @@ def call(args: argparse.Namespace, command: list[str]) -> int:
         resolved = target_of(args, command, target)
     except (CallUsageError, TargetError) as error:
         return _error(str(error))
-    log = ServerLog(args.server_log) if resolved.kind == "stdio" else None
+    log = ServerLog(args.server_log, resolved.redact) if resolved.kind == "stdio" else None
     try:
         code, answer = anyio.run(_call_once, resolved, tool, arguments, args.timeout, log)
     except TargetError as error:

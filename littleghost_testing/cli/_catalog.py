@@ -77,7 +77,7 @@ def mcp_tool_of(tool: type[lg.Tool] | lg.Tool) -> types.Tool:
 
 def _catalog(args: argparse.Namespace, command: list[str]) -> CatalogLock:
     target = target_of(args, command, args.target)
-    log = ServerLog(args.server_log) if target.kind == "stdio" else None
+    log = ServerLog(args.server_log, target.redact) if target.kind == "stdio" else None
     try:
         errlog = log.file() if log is not None else None
         return anyio.run(list_catalog, lambda: target.client(errlog=errlog), args.timeout)

@@ -6,6 +6,7 @@ import argparse
 import os
 import tempfile
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -31,14 +32,26 @@ def target_of(args: argparse.Namespace, command: list[str], target: str | None) 
             raise TargetError("--config FILE and --server NAME go together")
         if target is not None or command or headers or env or args.cwd is not None:
             raise TargetError("--config names the server: give no TARGET, command or options")
-        return from_config(args.config, args.server)
-    return resolve(target, command=command, headers=headers, env=env, cwd=args.cwd)
+        return from_config(args.config, args.server, inherit_tmpdir=args.inherit_tmpdir)
+    return resolve(
+        target,
+        command=command,
+        headers=headers,
+        env=env,
+        cwd=args.cwd,
+        inherit_tmpdir=args.inherit_tmpdir,
+    )
 
 
 class ServerLog:
-    """The file a stdio server's stderr goes to, so it never mixes with our output."""
+    """The file a stdio server's stderr goes to, so it never mixes with our output.
 
-    def __init__(self, path: Path | None) -> None:
+    The file holds what the server wrote; what of it we show is ``redact``-ed
+    (``Target.redact``: the server may log the secrets it was given).
+    """
+
+    def __init__(self, path: Path | None, redact: Callable[[str], str] = str) -> None:
+        self._redact = redact
         self._temporary = path is None
         if path is None:
             descriptor, name = tempfile.mkstemp(prefix="littleghost-server-", suffix=".log")
@@ -59,7 +72,7 @@ class ServerLog:
         return self._file
 
     def tail(self) -> list[str]:
-        """Its last lines, each cut to a readable length."""
+        """Its last lines, redacted, each cut to a readable length."""
         if self._file is not None:
             self._file.flush()
         try:
@@ -67,7 +80,8 @@ class ServerLog:
                 lines = deque(file, maxlen=TAIL_LINES)
         except OSError:
             return []
-        return [line.rstrip("\n")[:TAIL_LINE_CHARS] for line in lines if line.strip()]
+        shown = (self._redact(line.rstrip("\n")) for line in lines if line.strip())
+        return [line[:TAIL_LINE_CHARS] for line in shown]
 
     def close(self) -> None:
         """Close it; a temporary log the server never wrote to is deleted."""

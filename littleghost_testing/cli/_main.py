@@ -82,7 +82,7 @@ def _checked(args: Any, command: list[str]) -> int:
         target = target_of(args, command, args.target)
     except (TargetError, UsageError) as error:
         return _error(str(error))
-    log = ServerLog(args.server_log) if target.kind == "stdio" else None
+    log = ServerLog(args.server_log, target.redact) if target.kind == "stdio" else None
     catalog_failed = False
     checker = Checker(target, options, workers=args.workers, max_time=args.max_time, log=log)
     try:

@@ -26,7 +26,16 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_SHRINK_BUDGET = 10.0
 DEFAULT_LOCK = "littleghost.lock"
 # Options of `check` that `call` shares: what to connect to, and how long to wait.
-_CALL_KEYS = ("header", "env", "cwd", "config", "server", "server-log", "timeout")
+_CALL_KEYS = (
+    "header",
+    "env",
+    "cwd",
+    "inherit-tmpdir",
+    "config",
+    "server",
+    "server-log",
+    "timeout",
+)
 
 
 class UsageError(Exception):
@@ -106,6 +115,11 @@ def _connection(parser: argparse.ArgumentParser) -> None:
         help="an environment variable for a stdio server (repeatable); ${VAR} is expanded",
     )
     group.add_argument("--cwd", metavar="DIR", help="the stdio server's working directory")
+    group.add_argument(
+        "--inherit-tmpdir",
+        action="store_true",
+        help="give a stdio server our TMPDIR (default: a private one, removed after the run)",
+    )
     group.add_argument(
         "--config", type=Path, metavar="FILE", help="an MCP client's mcpServers JSON file"
     )
