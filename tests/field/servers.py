@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -124,6 +125,7 @@ def _check(config: pytest.Config, name: str, folder: Path) -> dict[str, Any]:
     limits = ["--examples", str(EXAMPLES), "--max-time", str(MAX_TIME)]
     limits += ["--timeout", str(CONNECT_TIMEOUT), "--json", str(report)]
     server = [_fill(word, words) for word in spec["command"]]
+    start = time.monotonic()
     run = subprocess.run(
         [*command, *limits, *arguments, "--", *server],
         cwd=scratch,
@@ -132,7 +134,8 @@ def _check(config: pytest.Config, name: str, folder: Path) -> dict[str, Any]:
         timeout=RUN_TIMEOUT,
     )
     loaded = json.loads(report.read_text()) if report.exists() else None
-    return {"exit": run.returncode, "stderr": run.stderr[-2000:], "report": loaded}
+    seconds = round(time.monotonic() - start, 1)
+    return {"exit": run.returncode, "stderr": run.stderr[-2000:], "report": loaded, "seconds": seconds}
 
 
 def _fill(text: str, words: dict[str, str]) -> str:

@@ -25,7 +25,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     write = terminalreporter.write_line
     terminalreporter.section("published servers: hand-judged expectations")
     held = sum(row["holds"] for row in rows)
-    write(f"{held} of {len(rows)} hold")
+    runs = {row["server"]: row["seconds"] for row in rows}
+    each = ", ".join(f"{server} {seconds:g} s" for server, seconds in sorted(runs.items()))
+    write(f"{held} of {len(rows)} hold; check ran {each}")
     for row in sorted(rows, key=lambda row: (row["server"], row["expectation"])):
         verdict = "ok" if row["holds"] else "MISMATCH"
         known = f"  [{row['xfail']}]" if row["xfail"] else ""

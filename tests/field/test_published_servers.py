@@ -51,6 +51,7 @@ def test_published_server_verdict(
         "field",
         {
             "server": server,
+            "seconds": outcome["seconds"],
             "expectation": _title(row),
             "expected": expected,
             "observed": observed,
