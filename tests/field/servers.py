@@ -53,13 +53,14 @@ def installed(config: pytest.Config, name: str, spec: dict[str, Any]) -> dict[st
     if spec["registry"] == "npm":
         return {"{npm}": str(_npm_modules(config))}
     home = config.cache.mkdir(f"field-{name}-{spec['version']}")
+    wanted = [f"{spec['package']}=={spec['version']}", *spec["requires"]]
+    marker = home / "installed"  # what was installed: a half-made venv has none
     with locked(home.parent / f"field-{name}.lock"):
-        if not (home / "installed").exists():  # a half-made venv is made again
+        if not marker.exists() or marker.read_text() != json.dumps(wanted):
             subprocess.run([sys.executable, "-m", "venv", "--clear", str(home)], check=True)
             pip = [str(home / "bin" / "python"), "-m", "pip", "install", "-q", "--no-compile"]
-            pinned = f"{spec['package']}=={spec['version']}"
-            subprocess.run([*pip, pinned, *spec["requires"]], check=True, timeout=RUN_TIMEOUT)
-            (home / "installed").touch()
+            subprocess.run([*pip, *wanted], check=True, timeout=RUN_TIMEOUT)
+            marker.write_text(json.dumps(wanted))
     return {"{bin}": str(home / "bin")}
 
 
@@ -72,12 +73,11 @@ def _npm_modules(config: pytest.Config) -> Path:
     }
     package = {"private": True, "dependencies": dict(sorted(pins.items()))}
     home = config.cache.mkdir("field-npm")
+    wanted = json.dumps(package, indent=2) + "\n"
+    marker = home / "installed"  # the package.json installed: a half-made install has none
     with locked(home.parent / "field-npm.lock"):
-        wanted = json.dumps(package, indent=2) + "\n"
-        manifest = home / "package.json"
-        if not (home / "installed").exists() or manifest.read_text() != wanted:
-            (home / "installed").unlink(missing_ok=True)
-            manifest.write_text(wanted)
+        if not marker.exists() or marker.read_text() != wanted:
+            (home / "package.json").write_text(wanted)
             npm = shutil.which("npm")
             assert npm is not None, "the field's npm servers need node and npm on PATH"
             subprocess.run(
@@ -87,7 +87,7 @@ def _npm_modules(config: pytest.Config) -> Path:
                 timeout=RUN_TIMEOUT,
                 env={**os.environ, "npm_config_update_notifier": "false"},
             )
-            (home / "installed").touch()
+            marker.write_text(wanted)
     return home / "node_modules"
 
 
@@ -135,7 +135,12 @@ def _check(config: pytest.Config, name: str, folder: Path) -> dict[str, Any]:
     )
     loaded = json.loads(report.read_text()) if report.exists() else None
     seconds = round(time.monotonic() - start, 1)
-    return {"exit": run.returncode, "stderr": run.stderr[-2000:], "report": loaded, "seconds": seconds}
+    return {
+        "exit": run.returncode,
+        "stderr": run.stderr[-2000:],
+        "report": loaded,
+        "seconds": seconds,
+    }
 
 
 def _fill(text: str, words: dict[str, str]) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from corpus.judge import report_items
+
 from field.servers import checked, load_manifest
 
 
@@ -60,7 +61,9 @@ def test_published_server_verdict(
         },
     )
     assert outcome["report"] is not None, f"no report: exit {outcome['exit']}: {outcome['stderr']}"
-    assert holds, f"{server}: {_title(row)}: expected {expected}, observed {observed} ({row['why']})"
+    assert holds, (
+        f"{server}: {_title(row)}: expected {expected}, observed {observed} ({row['why']})"
+    )
 
 
 def judge(
