@@ -124,6 +124,7 @@ def _check(config: pytest.Config, name: str, folder: Path) -> dict[str, Any]:
     command = [sys.executable, "-m", "littleghost_testing.cli", "check", "--quiet"]
     limits = ["--examples", str(EXAMPLES), "--max-time", str(MAX_TIME)]
     limits += ["--timeout", str(CONNECT_TIMEOUT), "--json", str(report)]
+    limits += ["--env", f"HOME={scratch}"]  # what a server keeps in HOME stays in the scratch
     server = [_fill(word, words) for word in spec["command"]]
     start = time.monotonic()
     run = subprocess.run(
