@@ -11,6 +11,7 @@ xdist's workers share the parent of.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -111,10 +112,12 @@ def checked(request: pytest.FixtureRequest, name: str) -> dict[str, Any]:
 def _check(config: pytest.Config, name: str, folder: Path) -> dict[str, Any]:
     spec = load_manifest()["servers"][name]
     words = installed(config, name, spec)
-    scratch = folder / "scratch"
+    scratch, home = folder / "scratch", folder / "home"
     scratch.mkdir(parents=True)
+    home.mkdir()
     words["{scratch}"] = str(scratch)
     _make_scratch(spec.get("scratch"), scratch, words)
+    before = _digests(scratch)
     arguments = [_fill(word, words) for word in spec.get("options", [])]
     if "inputs" in spec:
         inputs = folder / "inputs.json"
@@ -124,7 +127,7 @@ def _check(config: pytest.Config, name: str, folder: Path) -> dict[str, Any]:
     command = [sys.executable, "-m", "littleghost_testing.cli", "check", "--quiet"]
     limits = ["--examples", str(EXAMPLES), "--max-time", str(MAX_TIME)]
     limits += ["--timeout", str(CONNECT_TIMEOUT), "--json", str(report)]
-    limits += ["--env", f"HOME={scratch}"]  # what a server keeps in HOME stays in the scratch
+    limits += ["--env", f"HOME={home}"]  # what a server keeps in HOME stays in the run's folder
     server = [_fill(word, words) for word in spec["command"]]
     start = time.monotonic()
     run = subprocess.run(
@@ -136,11 +139,28 @@ def _check(config: pytest.Config, name: str, folder: Path) -> dict[str, Any]:
     )
     loaded = json.loads(report.read_text()) if report.exists() else None
     seconds = round(time.monotonic() - start, 1)
+    after = _digests(scratch)
     return {
         "exit": run.returncode,
         "stderr": run.stderr[-2000:],
         "report": loaded,
         "seconds": seconds,
+        "changed": sorted(
+            name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
+        ),
+    }
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    """Each file under ``folder`` by its path, with its digest; git's index cache left out.
+
+    A read-only git command may refresh ``.git/index`` (its cached file times): that is
+    not a change to the repository.
+    """
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.relative_to(folder).as_posix() != ".git/index"
     }
 
 

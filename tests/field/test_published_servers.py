@@ -77,6 +77,9 @@ def judge(
     expect = row["expect"]
     if expect == "exit":
         return str(row["code"]), str(outcome["exit"]), outcome["exit"] == row["code"]
+    if expect == "unchanged":
+        changed = outcome["changed"]
+        return "no file changed", ", ".join(changed) or "none", not changed
     report = outcome["report"]
     if report is None:
         return _wanted(row), "no report", False
