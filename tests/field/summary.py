@@ -6,12 +6,11 @@ never loads the conftest files of the test folders.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many expectations hold, each run's time, and each mismatch (every row with -v)."""
     rows = [
         value
         for reports in terminalreporter.stats.values()
@@ -28,7 +27,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     runs = {row["server"]: row["seconds"] for row in rows}
     each = ", ".join(f"{server} {seconds:g} s" for server, seconds in sorted(runs.items()))
     write(f"{held} of {len(rows)} hold; check ran {each}")
-    for row in sorted(rows, key=lambda row: (row["server"], row["expectation"])):
+    shown = rows if terminalreporter.verbosity > 0 else [row for row in rows if not row["holds"]]
+    for row in sorted(shown, key=lambda row: (row["server"], row["expectation"])):
         verdict = "ok" if row["holds"] else "MISMATCH"
         known = f"  [{row['xfail']}]" if row["xfail"] else ""
         write(

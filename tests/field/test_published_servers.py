@@ -4,14 +4,16 @@
 and on what scratch state, and lists what a true verdict on it holds, each with why
 (the server's source line): the exit code, the tools really exercised, the findings
 that must appear (true bugs, true warnings, hollow tools flagged ``unexercised``),
-the false alarms that must not, and that nothing else is reported. Each expectation
-is its own test, so one that today's ``check`` misses carries its own
-``xfail(strict=True)`` mark naming the issue point that fixes it; the terminal summary
-prints every expectation of the session in one table (``conftest.py``).
+the false alarms that must not, that nothing else is reported, and that the scratch
+state is unchanged. Each expectation is its own test, so one that today's ``check``
+misses carries its own ``xfail(strict=True)`` mark naming the issue point that fixes
+it; the terminal summary prints every expectation of the session in one table
+(``summary.py``, a hook of ``tests/conftest.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -43,7 +45,7 @@ def test_published_server_verdict(
     server: str,
     row: dict[str, Any],
     request: pytest.FixtureRequest,
-    record_property: Any,
+    record_property: Callable[[str, object], None],
 ) -> None:
     """One hand-judged expectation of one published server, against its one ``check`` run."""
     outcome = checked(request, server)
