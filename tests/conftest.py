@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from field.summary import pytest_terminal_summary  # noqa: F401 - the field's table, a hook
 from hypothesis import Phase, settings
 
 pytest_plugins = ["pytester"]

@@ -23,7 +23,7 @@ import littleghost as lg
 from littleghost.mcp import JSONRPCError, translate_error
 
 from .._targets import Target, TargetError
-from ._connect import ServerLog, connection_failure, target_of
+from ._connect import ServerLog, connection_failure, show_tail, target_of
 from ._stdout import reader_may_leave
 from ._text import json_text, visible
 
@@ -51,9 +51,7 @@ def call(args: argparse.Namespace, command: list[str]) -> int:
         if log is not None:
             log.close()
     if isinstance(answer, str):
-        if log is not None:
-            for line in log.tail():
-                print(f"  server stderr: {visible(line)}", file=sys.stderr)
+        show_tail(log)
         return _error(answer)
     with reader_may_leave():
         print(json_text(answer, indent=2))

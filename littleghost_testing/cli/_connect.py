@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
@@ -14,13 +16,22 @@ import littleghost as lg
 
 from .._engine import describe
 from .._targets import Target, TargetError, from_config, parse_header, resolve
+from ._text import visible
 
-__all__ = ["ServerLog", "connection_failure", "target_of"]
+__all__ = ["ServerLog", "connection_failure", "mcp1_hint", "show_tail", "target_of"]
 
 #: Lines of the server's stderr shown when it dies.
 TAIL_LINES = 10
 #: Characters of one stderr line shown.
 TAIL_LINE_CHARS = 300
+
+# What a server written for mcp 1.x prints when it starts under mcp 2.x: the low-level
+# ``Server``'s decorators and ``mcp.server.fastmcp`` are gone, other names moved.
+_MCP1_SIGNS = re.compile(
+    r"'Server' object has no attribute '\w+'"
+    r"|ImportError: cannot import name '\w+' from 'mcp[\w.]*'"
+    r"|ModuleNotFoundError: No module named 'mcp\.[\w.]+'"
+)
 
 
 def target_of(args: argparse.Namespace, command: list[str], target: str | None) -> Target:
@@ -96,6 +107,30 @@ class ServerLog:
             return self.path.stat().st_size == 0
         except OSError:
             return True
+
+
+def mcp1_hint(lines: Iterable[str]) -> str | None:
+    """A one-line hint when a server's stderr shows it needs mcp 1.x (``mcp<2``)."""
+    for line in lines:
+        sign = _MCP1_SIGNS.search(line)
+        if sign is not None:
+            return (
+                f"hint: the server needs mcp 1.x ({sign.group()}): "
+                "install it with 'mcp<2' in its environment"
+            )
+    return None
+
+
+def show_tail(log: ServerLog | None) -> None:
+    """The server's last stderr lines on our stderr, and the mcp 1.x hint they call for."""
+    if log is None:
+        return
+    tail = log.tail()
+    for line in tail:
+        print(f"  server stderr: {visible(line)}", file=sys.stderr)
+    hint = mcp1_hint(tail)
+    if hint is not None:
+        print(f"  {visible(hint)}", file=sys.stderr)
 
 
 def connection_failure(target: Target, error: BaseException, timeout: float) -> str:

@@ -32,7 +32,7 @@ from ._catalog import (
     write_changes,
     write_warnings,
 )
-from ._connect import ServerLog, target_of
+from ._connect import ServerLog, show_tail, target_of
 from ._options import UsageError, parse
 from ._output import (
     reproduce,
@@ -243,7 +243,7 @@ def _discover(
     try:
         planned = checker.discover()
     except ConnectionFailed:
-        _show_tail(log)
+        show_tail(log)
         raise
     if planned is not None:  # else the catalog is broken: there are no names to compare with
         labels = {"inputs": "--inputs", "tool_timeouts": "--tool-timeout"}
@@ -251,13 +251,6 @@ def _discover(
         if unknown is not None:
             raise UsageError(unknown)
     return planned
-
-
-def _show_tail(log: ServerLog | None) -> None:
-    if log is None:
-        return
-    for line in log.tail():
-        print(f"  server stderr: {visible(line)}", file=sys.stderr)
 
 
 def _error(message: str) -> int:
