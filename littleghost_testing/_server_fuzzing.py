@@ -221,7 +221,7 @@ class FuzzedServer:
         """
         try:
             connection = self._open()
-        except TargetError as error:
+        except _Unreachable as error:
             self._unreachable = str(error)
             case = UnreachableCase(self, self._unreachable)
             return pytest.mark.parametrize("case", [pytest.param(case, id="unreachable")])
@@ -247,7 +247,7 @@ class FuzzedServer:
 
     def _open(self) -> _Connection:
         if self._unreachable is not None:
-            raise TargetError(self._unreachable)
+            raise _Unreachable(self._unreachable)
         if self._connection is None:
             connector, options = self._connector, self.options
             self._connection = in_fresh_thread(lambda: _Connection(connector, options))
@@ -280,6 +280,14 @@ def _skip_reason(tool: PlannedTool) -> str:
     reason = tool.reason.replace("--allow-side-effects", "allow_side_effects=True")
     reason = reason.replace("--include", "include=").replace("--exclude", "exclude=")
     return f"{tool.name}: {reason}"
+
+
+class _Unreachable(TargetError):
+    """The server could not be reached or listed: its own item fails, the session goes on.
+
+    A mistake in the test's own arguments (``inputs=`` naming tools the server does
+    not list) is a plain ``TargetError``, raised at collection.
+    """
 
 
 @dataclass(frozen=True)
@@ -417,7 +425,7 @@ class _Connection:
             self.planned = self.portal.call(self._discover)
         except BaseException as error:
             self.close()
-            raise TargetError(
+            raise _Unreachable(
                 f"cannot discover the tools of {connector.label}: {_describe(error)}"
             ) from None
         unknown = options.unknown_tools(
@@ -437,7 +445,7 @@ class _Connection:
                 listed = self.portal.call(list_reads, self._read_session(), options)
             except BaseException as error:
                 self.close()
-                raise TargetError(
+                raise _Unreachable(
                     f"cannot list the resources and prompts of {connector.label}: "
                     f"{_describe(error)}"
                 ) from None
