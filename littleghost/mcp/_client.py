@@ -19,6 +19,7 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from ._bounds import Bounds
+from ._protocol import Protocol, configure
 from ._wire import Route, install
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ def client(
     stderr: IO[str] | Callable[[str], object] | None = None,
     on_response: Callable[[httpx2.Response], object] | None = None,
     limits: type[Toolset] | None = None,
+    protocol: Protocol = "auto",
     **options: Any,
 ) -> mcp.Client:
     """A fresh, unconnected ``mcp.Client`` whose transport reads the server within bounds.
@@ -48,7 +50,8 @@ def client(
     ``Server``/``MCPServer``, or a ``Transport`` of your own (its messages
     are checked once parsed). The bounds are the ``max_*`` attributes of
     ``limits`` (default ``Toolset``'s); a ``Toolset`` applies its own to any
-    client it connects. ``options`` go to ``mcp.Client``.
+    client it connects. ``protocol`` is how it negotiates (``_protocol.py``):
+    ``"auto"``, ``"stateless"`` or ``"legacy"``. ``options`` go to ``mcp.Client``.
     """
     from ._toolset import Toolset  # the Toolset imports this module's package first
 
@@ -78,6 +81,9 @@ def client(
             }
         )
     made = mcp.Client(target, **options)
-    route = Route(headers=dict(headers or {}), on_response=on_response, stderr=stderr)
+    configure(made, protocol)
+    route = Route(
+        headers=dict(headers or {}), on_response=on_response, stderr=stderr, protocol=protocol
+    )
     install(made, Bounds.of(limits or Toolset), route)
     return made

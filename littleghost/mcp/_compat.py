@@ -38,6 +38,7 @@ __all__ = [
     "dispatcher_closed",
     "executable_command",
     "replace_connector",
+    "stamp",
     "start_process",
     "stop_process",
 ]
@@ -70,6 +71,11 @@ def client_entered(client: mcp.Client) -> bool:
 def dispatcher_closed(dispatcher: object) -> bool:
     """Whether the SDK's JSON-RPC read loop is over (in-process dispatchers have no flag)."""
     return bool(getattr(dispatcher, "_closed", False))
+
+
+def stamp(session: Any, data: dict[str, Any], options: dict[str, Any]) -> None:
+    """Put what the session's negotiated protocol adds to a request into ``data`` and ``options``."""
+    session._stamp(data, options)  # pyright: ignore[reportPrivateUsage]
 
 
 async def executable_command(command: str) -> str:

@@ -51,6 +51,7 @@ from ._answers import string_id
 from ._bounds import Bounds, exceeded
 from ._failures import unparseable
 from ._http import bounded_http_client
+from ._protocol import Negotiation, Protocol
 from ._stdio import bounded_stdio_client
 
 __all__ = ["Route", "Wire", "install"]
@@ -66,13 +67,15 @@ class Route:
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
     on_response: Callable[[Any], object] | None = None
     stderr: Stderr = None
+    protocol: Protocol = "auto"
 
 
 class Wire:
     """One connection's bounds, and the reason it broke (once it has)."""
 
-    def __init__(self, bounds: Bounds) -> None:
+    def __init__(self, bounds: Bounds, negotiation: Negotiation) -> None:
         self.bounds = bounds
+        self.negotiation = negotiation
         self._failure: lg.ProviderError | None = None
         self._receive_scope: anyio.CancelScope | None = None
         self.dispatcher: Any = None
@@ -106,17 +109,24 @@ class Wire:
             self._receive_scope.cancel()
 
 
-def install(client: mcp.Client, bounds: Bounds, route: Route | None = None) -> Wire:
+def install(
+    client: mcp.Client, bounds: Bounds, route: Route | None = None, protocol: Protocol | None = None
+) -> Wire:
     """Route ``client``'s connection through a ``Wire``; call before the client is entered.
 
     A client already routed (one the connection factory made) keeps its route
-    and takes ``bounds``: a ``Toolset``'s limits apply to every client it connects.
+    and takes ``bounds``: a ``Toolset``'s limits apply to every client it
+    connects, and so does its ``protocol`` when it names one.
     """
     existing = compat.connector(client)
     if isinstance(existing, BoundedConnector):
         existing.wire.bounds = bounds
+        if protocol is not None:
+            existing.wire.negotiation.protocol = protocol
         return existing.wire
-    connector = BoundedConnector(client.server, existing, Wire(bounds), route or Route())
+    route = route or Route()
+    wire = Wire(bounds, Negotiation(client, protocol or route.protocol))
+    connector = BoundedConnector(client.server, existing, wire, route)
     compat.replace_connector(client, connector)
     return connector.wire
 
@@ -265,13 +275,16 @@ class CheckedDispatcher:
     ) -> dict[str, Any]:
         if self._wire.broken:
             raise self._wire.error()
+        negotiation = self._wire.negotiation
+        negotiation.check_request(method)
         try:
-            raw = await self._inner.send_raw_request(method, params, opts, **kwargs)
+            raw = await self._send(method, params, opts, **kwargs)
         except MCPError as error:
-            if error.code == types.CONNECTION_CLOSED and self._wire.broken:
-                raise self._wire.error()  # noqa: B904 (its cause is why the wire broke)
-            check_error(error, self._wire.bounds)
-            raise
+            if not negotiation.falls_back(method, error):
+                raise
+            await negotiation.handshake(error)
+            params, opts = negotiation.restamped(params, opts)
+            raw = await self._send(method, params, opts, **kwargs)
         if method == "tools/call":
             check_result(raw, self._wire.bounds)
             if "resultType" not in raw:
@@ -281,6 +294,17 @@ class CheckedDispatcher:
         elif method == "tools/list":
             self._wire.listed_bytes = len(pydantic_core.to_json(raw))
         return raw
+
+    async def _send(
+        self, method: str, params: Mapping[str, Any] | None, opts: Any, **kwargs: Any
+    ) -> dict[str, Any]:
+        try:
+            return await self._inner.send_raw_request(method, params, opts, **kwargs)
+        except MCPError as error:
+            if error.code == types.CONNECTION_CLOSED and self._wire.broken:
+                raise self._wire.error()  # noqa: B904 (its cause is why the wire broke)
+            check_error(error, self._wire.bounds)
+            raise
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
