@@ -8,6 +8,7 @@ from typing import Any, TypedDict, Unpack
 
 import anyio
 
+import littleghost.mcp
 from littleghost.mcp import CatalogLock
 
 from ._engine import DEFAULT_TIMEOUT
@@ -26,6 +27,8 @@ class CatalogOptions(TypedDict, total=False):
     cwd: str | None
     timeout: float
     """Seconds to connect and list the catalog (default ``DEFAULT_TIMEOUT``)."""
+    protocol: littleghost.mcp._Protocol
+    """How to negotiate: ``"auto"`` (the default), ``"stateless"`` or ``"legacy"``."""
 
 
 def write_lock(
@@ -63,7 +66,11 @@ def assert_matches_lock(
 def _catalog_of(target: Any, options: CatalogOptions) -> tuple[str, CatalogLock]:
     """The target's label and catalog, listed in a thread of its own (callers may be async)."""
     connector = _connector(
-        target, headers=options.get("headers"), env=options.get("env"), cwd=options.get("cwd")
+        target,
+        headers=options.get("headers"),
+        env=options.get("env"),
+        cwd=options.get("cwd"),
+        protocol=options.get("protocol", "auto"),
     )
     seconds = options.get("timeout", DEFAULT_TIMEOUT)
     catalog = in_fresh_thread(

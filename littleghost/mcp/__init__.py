@@ -41,10 +41,15 @@ __all__ = [
 
 # Not API: what the testing kit shares with this package, through this file (the
 # layout note in littleghost_testing/__init__.py says why).
+from ._client import spoken as _spoken  # noqa: F401
+from ._client import use_protocol as _use_protocol  # noqa: F401
 from ._compat import ReadStream as _ReadStream  # noqa: F401
 from ._compat import TransportStreams as _TransportStreams  # noqa: F401
 from ._compat import WriteStream as _WriteStream  # noqa: F401
 from ._compat import client_entered as _client_entered  # noqa: F401
+from ._protocol import PROTOCOLS as _PROTOCOLS  # noqa: F401
+from ._protocol import Protocol as _Protocol  # noqa: F401
+from ._protocol import Spoken as _Spoken  # noqa: F401
 
 for _public in (
     CatalogLock,

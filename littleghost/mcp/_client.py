@@ -18,14 +18,15 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
+from . import _compat as compat
 from ._bounds import Bounds
-from ._protocol import Protocol, configure
-from ._wire import Route, install
+from ._protocol import Protocol, Spoken, configure
+from ._wire import BoundedConnector, Route, install
 
 if TYPE_CHECKING:
     from ._toolset import Toolset
 
-__all__ = ["client"]
+__all__ = ["client", "spoken", "use_protocol"]
 
 
 def client(
@@ -87,3 +88,19 @@ def client(
     )
     install(made, Bounds.of(limits or Toolset), route)
     return made
+
+
+def use_protocol(client: mcp.Client, protocol: Protocol) -> None:
+    """Make a fresh ``client`` negotiate by ``protocol``, as if ``client(...)`` had been told so."""
+    from ._toolset import Toolset
+
+    configure(client, protocol)
+    install(client, Bounds.of(Toolset), Route(protocol=protocol), protocol=protocol)
+
+
+def spoken(client: mcp.Client) -> Spoken | None:
+    """The protocol ``client`` speaks, for a report; ``None`` unless connected and routed."""
+    connector = compat.connector(client)
+    if not isinstance(connector, BoundedConnector):
+        return None
+    return connector.wire.negotiation.spoken()

@@ -74,7 +74,7 @@ def dispatcher_closed(dispatcher: object) -> bool:
 
 
 def stamp(session: Any, data: dict[str, Any], options: dict[str, Any]) -> None:
-    """Put what the session's negotiated protocol adds to a request into ``data`` and ``options``."""
+    """Add what the session's negotiated protocol puts in a request to ``data``, ``options``."""
     session._stamp(data, options)  # pyright: ignore[reportPrivateUsage]
 
 

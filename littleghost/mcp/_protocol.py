@@ -14,6 +14,7 @@ side). ``Negotiation.spoken()`` says what was spoken, for reports.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 import anyio
@@ -24,7 +25,7 @@ from mcp.shared.exceptions import MCPError
 from . import _compat as compat
 from ._exceptions import MalformedMessage
 
-__all__ = ["PROTOCOLS", "Negotiation", "Protocol", "configure"]
+__all__ = ["PROTOCOLS", "Negotiation", "Protocol", "Spoken", "configure"]
 
 Protocol = Literal["auto", "stateless", "legacy"]
 """How a client negotiates: see the module docstring and docs/mcp.md."""
@@ -43,6 +44,27 @@ _STATELESS_META = (
 
 MAX_REFUSAL_CHARS = 200
 """How much of the server's refusal ``Negotiation.spoken()`` quotes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spoken:
+    """The protocol one connection spoke: its version, whether stateless, and why it fell back."""
+
+    version: str
+    stateless: bool
+    refusal: str | None = None
+    """The server's refusal of a stateless request that made it do the handshake."""
+
+    def __str__(self) -> str:
+        if self.stateless:
+            return f"{self.version} (stateless)"
+        text = f"{self.version} (initialize handshake)"
+        if self.refusal is not None:
+            text += f", after the server refused a stateless request: {self.refusal}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "stateless": self.stateless, "refusal": self.refusal}
 
 
 def configure(client: mcp.Client, protocol: Protocol) -> None:
@@ -111,12 +133,12 @@ class Negotiation:
         compat.stamp(self.client.session, data, options)
         return (data["params"] or None), options
 
-    def spoken(self) -> str:
-        """``2026-07-28 (stateless)``, or ``2025-11-25 (initialize handshake)`` and why."""
-        session = self.client.session
-        if session.discover_result is not None:
-            return f"{session.protocol_version} (stateless)"
-        spoken = f"{session.protocol_version} (initialize handshake)"
-        if self.refusal is not None:
-            spoken += f", after the server refused a stateless request: {self.refusal}"
-        return spoken
+    def spoken(self) -> Spoken | None:
+        """What the client speaks (the handshake's version once it fell back); ``None``
+        until it is connected."""
+        try:
+            session = self.client.session
+        except RuntimeError:
+            return None
+        version = session.protocol_version or "unknown"
+        return Spoken(version, session.discover_result is not None, self.refusal)

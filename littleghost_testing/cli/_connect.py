@@ -31,8 +31,9 @@ def target_of(args: argparse.Namespace, command: list[str], target: str | None) 
             raise TargetError("--config FILE and --server NAME go together")
         if target is not None or command or headers or env or args.cwd is not None:
             raise TargetError("--config names the server: give no TARGET, command or options")
-        return from_config(args.config, args.server)
-    return resolve(target, command=command, headers=headers, env=env, cwd=args.cwd)
+        return from_config(args.config, args.server).speaking(args.protocol)
+    resolved = resolve(target, command=command, headers=headers, env=env, cwd=args.cwd)
+    return resolved.speaking(args.protocol)
 
 
 class ServerLog:

@@ -12,9 +12,12 @@ from __future__ import annotations
 import argparse
 import tomllib
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, NoReturn
+
+from littleghost.mcp import _PROTOCOLS
+
+from .._identity import CLIENT_INFO
 
 __all__ = ["UsageError", "parse"]
 
@@ -25,7 +28,7 @@ DEFAULT_SHRINK_BUDGET = 10.0
 DEFAULT_LOCK = "littleghost.lock"
 PROVIDERS = ("openai", "anthropic", "gemini")
 # Options of `check` that `call` shares: what to connect to, and how long to wait.
-_CALL_KEYS = ("header", "env", "cwd", "config", "server", "server-log", "timeout")
+_CALL_KEYS = ("header", "env", "cwd", "config", "server", "server-log", "timeout", "protocol")
 
 
 class UsageError(Exception):
@@ -121,6 +124,13 @@ def _connection(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"seconds per call and for connecting (default {DEFAULT_TIMEOUT:g})",
+    )
+    group.add_argument(
+        "--protocol",
+        choices=_PROTOCOLS,
+        default="auto",
+        help="auto: 2026-07-28 stateless when offered, the initialize handshake when the server "
+        "wants it; stateless: 2026-07-28 only; legacy: the initialize handshake (default auto)",
     )
 
 
@@ -328,7 +338,7 @@ def _lint(commands: Any) -> argparse.ArgumentParser:
 def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The ``littleghost`` parser, and its subcommands' parsers by name."""
     top = _Parser(prog="littleghost", description="Check MCP servers against their own schemas.")
-    top.add_argument("--version", action="version", version=f"littleghost {_version()}")
+    top.add_argument("--version", action="version", version=f"littleghost {CLIENT_INFO.version}")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     return top, {
         "check": _check(commands),
@@ -337,13 +347,6 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         "diff": _diff(commands),
         "lint": _lint(commands),
     }
-
-
-def _version() -> str:
-    try:
-        return version("littleghost")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def parse(argv: Sequence[str], cwd: Path | None = None) -> tuple[argparse.Namespace, list[str]]:

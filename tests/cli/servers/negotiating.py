@@ -29,7 +29,7 @@ COMPLETE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}
 ECHO = {
     "name": "echo",
     "description": "Says which protocol the call came under.",
-    "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+    "inputSchema": {"type": "object"},
     "annotations": {"readOnlyHint": True},
 }
 ASK = {
