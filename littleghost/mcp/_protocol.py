@@ -23,7 +23,7 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from . import _compat as compat
-from ._exceptions import MalformedMessage
+from ._exceptions import TransportError
 
 __all__ = ["PROTOCOLS", "Negotiation", "Protocol", "Spoken", "configure"]
 
@@ -92,7 +92,7 @@ class Negotiation:
     def check_request(self, method: str) -> None:
         """Under ``"stateless"``, the SDK's fallback to ``initialize`` is refused."""
         if method == "initialize" and self.protocol == "stateless":
-            raise MalformedMessage(
+            raise TransportError(
                 "the server does not offer a stateless session (it did not answer "
                 "server/discover with 2026-07-28): protocol 'auto' or 'legacy' talks to it"
             )

@@ -86,7 +86,7 @@ class ServerLog:
 
 
 def connection_failure(target: Target, error: BaseException, timeout: float) -> str:
-    """One line saying why connecting to or discovering ``target`` failed."""
+    """One line saying why connecting to ``target``, or listing its catalog, failed."""
     status = target.refused_status
     if status is not None:
         return (
@@ -96,4 +96,6 @@ def connection_failure(target: Target, error: BaseException, timeout: float) -> 
     if isinstance(error, lg.DeadlineExceededError | TimeoutError):
         return f"cannot connect to {target.label}: no answer within {timeout:g} s (--timeout)"
     text = str(error) if isinstance(error, lg.LittleGhostError) else describe(error)
+    if isinstance(error, lg.ProtocolError | lg.ToolError):  # it answered: the connection worked
+        return f"cannot list the catalog of {target.label}: {text}"
     return f"cannot connect to {target.label}: {text}"
