@@ -10,7 +10,8 @@ logs it and drops it, leaving the request that waited for it hanging.
   every pending request fails at once with the reason, and so does every later one;
 - a ``tools/call`` result is measured while it is still plain JSON, before the
   SDK builds a model object per content block, and so is a ``tools/list``
-  page (``Wire.listed_bytes``, which discovery meters); a ``tools/call``
+  page (``Wire.listed_bytes``, which discovery meters), and every page of the
+  resources, resource templates and prompts (``Wire.listing``); a ``tools/call``
   result without ``resultType`` is taken as ``"complete"``, as SEP-2322
   requires of clients (the SDK would reject it on 2026-07-28);
 - an answer whose id is not one the client sent (the string ``"1"`` for
@@ -56,6 +57,9 @@ from ._stdio import bounded_stdio_client
 
 __all__ = ["Route", "Wire", "install"]
 
+LISTINGS = frozenset({"resources/list", "resources/templates/list", "prompts/list"})
+"""Listings metered here, page by page; discovery meters ``tools/list`` (``CatalogMeter``)."""
+
 Stderr = IO[str] | Callable[[str], object] | None
 """Where a stdio server's stderr goes: a real file, a callback per line, or our own stderr."""
 
@@ -83,6 +87,7 @@ class Wire:
         self.listed_bytes = 0
         # Whether the client ever sent a request id that is a string (the SDK sends ints).
         self.sent_string_ids = False
+        self._listed: dict[str, int] = {}  # JSON bytes of each listing so far, by method
 
     @property
     def broken(self) -> bool:
@@ -100,6 +105,18 @@ class Wire:
         fresh.__traceback__ = None
         fresh.__cause__ = self._failure.__cause__
         return fresh
+
+    def listing(self, method: str, params: Mapping[str, Any] | None, size: int) -> None:
+        """Count one page of ``size`` JSON bytes against ``max_catalog_bytes``, per listing.
+
+        A page asked for without a cursor starts the listing again.
+        """
+        first = not (params or {}).get("cursor")
+        total = size + (0 if first else self._listed.get(method, 0))
+        self._listed[method] = total
+        limit = self.bounds.max_catalog_bytes
+        if total > limit:
+            raise exceeded("max_catalog_bytes", limit, f"{method} listing of {total} bytes")
 
     def fail(self, error: lg.ProviderError) -> None:
         """Break the connection: the first reason sticks and the read loop stops now."""
@@ -293,6 +310,8 @@ class CheckedDispatcher:
                 raw = {**raw, "resultType": "complete"}
         elif method == "tools/list":
             self._wire.listed_bytes = len(pydantic_core.to_json(raw))
+        elif method in LISTINGS:
+            self._wire.listing(method, params, len(pydantic_core.to_json(raw)))
         return raw
 
     async def _send(
