@@ -108,8 +108,6 @@ def _checked(args: Any, command: list[str]) -> int:
             log.close()
     with reader_may_leave():
         write_table(report, sys.stdout, reproduce_line, verbose=args.verbose)
-        if report.protocol is not None:
-            print(f"protocol: {visible(str(report.protocol))}")
         if log is not None and not log.empty():
             print(f"server stderr: {log.path}")
     try:
