@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 import mcp
+from mcp.client import session as _sdk_session
 from mcp.client import stdio as _sdk_stdio
 from mcp.client._transport import TransportStreams
 from mcp.shared import _httpx_utils  # pyright: ignore[reportPrivateUsage]
@@ -37,6 +38,7 @@ __all__ = [
     "connector",
     "dispatcher_closed",
     "executable_command",
+    "forget_negotiation",
     "replace_connector",
     "stamp",
     "start_process",
@@ -76,6 +78,11 @@ def dispatcher_closed(dispatcher: object) -> bool:
 def stamp(session: Any, data: dict[str, Any], options: dict[str, Any]) -> None:
     """Add what the session's negotiated protocol puts in a request to ``data``, ``options``."""
     session._stamp(data, options)  # pyright: ignore[reportPrivateUsage]
+
+
+def forget_negotiation(session: Any) -> None:
+    """Stamp the session's requests as before it negotiated, for a handshake after the fact."""
+    session._stamp = _sdk_session._preconnect_stamp  # pyright: ignore[reportPrivateUsage]
 
 
 async def executable_command(command: str) -> str:

@@ -113,6 +113,7 @@ class Negotiation:
             if session.discover_result is None:
                 return  # a concurrent refusal did it already
             self.refusal = error.message[:MAX_REFUSAL_CHARS]
+            compat.forget_negotiation(session)  # initialize goes out as it would first
             await session.initialize()
 
     def restamped(

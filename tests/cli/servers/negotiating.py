@@ -56,6 +56,8 @@ class Server:
                 return {"error": {"code": -32601, "message": "Method not found"}}
             return {"result": self._discovered()}
         if method == "initialize":
+            if VERSION_KEY in (params.get("_meta") or {}):
+                return {"error": {"code": -32602, "message": "initialize sent as stateless"}}
             self.handshake = params
             return {"result": self._initialized()}
         if not stateless and self.handshake is None:
