@@ -80,9 +80,16 @@ def stamp(session: Any, data: dict[str, Any], options: dict[str, Any]) -> None:
     session._stamp(data, options)  # pyright: ignore[reportPrivateUsage]
 
 
-def forget_negotiation(session: Any) -> None:
-    """Stamp the session's requests as before it negotiated, for a handshake after the fact."""
+def forget_negotiation(session: Any) -> Callable[[], None]:
+    """Stamp the session's requests as before it negotiated (for a handshake after the fact);
+    the function returned puts the negotiated stamp back."""
+    negotiated = session._stamp
+
+    def restore() -> None:
+        session._stamp = negotiated
+
     session._stamp = _sdk_session._preconnect_stamp  # pyright: ignore[reportPrivateUsage]
+    return restore
 
 
 async def executable_command(command: str) -> str:

@@ -88,6 +88,7 @@ class Negotiation:
         self.refusal: str | None = None
         """The server's words that made the connection fall back to the handshake."""
         self._lock = anyio.Lock()
+        self._handshake_refused = False
 
     def check_request(self, method: str) -> None:
         """Under ``"stateless"``, the SDK's fallback to ``initialize`` is refused."""
@@ -106,15 +107,24 @@ class Negotiation:
             and refuses_stateless(error)
         )
 
-    async def handshake(self, error: MCPError) -> None:
-        """Initialize on this connection, once, however many requests were refused at once."""
+    async def handshake(self, refusal: MCPError) -> bool:
+        """Initialize on this connection, once however many requests were refused at once;
+        whether the refused request may go again (not if the server refused the handshake)."""
         async with self._lock:
             session = self.client.session
             if session.discover_result is None:
-                return  # a concurrent refusal did it already
-            self.refusal = error.message[:MAX_REFUSAL_CHARS]
-            compat.forget_negotiation(session)  # initialize goes out as it would first
-            await session.initialize()
+                return True  # a concurrent refusal did it already
+            if self._handshake_refused:
+                return False
+            restore = compat.forget_negotiation(session)  # initialize goes as it would first
+            try:
+                await session.initialize()
+            except MCPError:
+                restore()  # still stateless: the refusal stands as the request's answer
+                self._handshake_refused = True
+                return False
+            self.refusal = refusal.message[:MAX_REFUSAL_CHARS]
+            return True
 
     def restamped(
         self, params: Mapping[str, Any] | None, opts: Any

@@ -297,9 +297,8 @@ class CheckedDispatcher:
         try:
             raw = await self._send(method, params, opts, **kwargs)
         except MCPError as error:
-            if not negotiation.falls_back(method, error):
+            if not (negotiation.falls_back(method, error) and await negotiation.handshake(error)):
                 raise
-            await negotiation.handshake(error)
             params, opts = negotiation.restamped(params, opts)
             raw = await self._send(method, params, opts, **kwargs)
         if method == "tools/call":

@@ -68,6 +68,21 @@ def test_a_server_that_takes_stateless_calls_is_spoken_to_statelessly(
     }
 
 
+def test_a_refused_handshake_leaves_the_refusal_as_the_answer_and_the_session_stateless(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    code, out, err = run(capsys, "check", "--json", str(report), "--", *server("refuses-both"))
+    assert code == 1, out + err
+    written = json.loads(report.read_text())
+    assert written["protocol"] == {"version": "2026-07-28", "stateless": True, "refusal": None}
+    [echo] = written["tools"]
+    assert echo["answers"]["success"] == 0 and echo["answers"]["jsonrpc_error"] > 0
+    [readme] = written["resources"]
+    assert readme["answers"]["success"] == 1  # read statelessly after the refused handshake
+    assert "initialize is required" in out
+
+
 @pytest.mark.parametrize("protocol", ["auto", "legacy"])
 def test_lock_and_lint_list_the_catalog_of_a_server_that_wants_the_handshake(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, protocol: str

@@ -7,7 +7,9 @@
   required`` until the client did the handshake (kglite 0.21.2 does this);
 - ``legacy``: knows no ``server/discover`` (``-32601``), answers after ``initialize``;
 - ``by-capability``: lists its ``ask`` tool only to a client that advertises
-  elicitation (server-everything registers its elicitation tools so).
+  elicitation (server-everything registers its elicitation tools so);
+- ``refuses-both``: refuses stateless tool calls as ``kglite`` does, and the
+  handshake too; its listings answer statelessly.
 
 Every server has one read-only tool ``echo`` and one resource; each answer
 to ``tools/call`` names the protocol the request came under (``stateless``
@@ -56,13 +58,15 @@ class Server:
                 return {"error": {"code": -32601, "message": "Method not found"}}
             return {"result": self._discovered()}
         if method == "initialize":
+            if self.behavior == "refuses-both":
+                return {"error": {"code": -32600, "message": "initialize is not accepted"}}
             if VERSION_KEY in (params.get("_meta") or {}):
                 return {"error": {"code": -32602, "message": "initialize sent as stateless"}}
             self.handshake = params
             return {"result": self._initialized()}
         if not stateless and self.handshake is None:
             return {"error": {"code": -32600, "message": "initialize is required"}}
-        if stateless and (self.behavior == "kglite" and method != "tools/list"):
+        if stateless and self._refused(method):
             return {"error": {"code": -32600, "message": "initialize is required"}}
         extra = COMPLETE if stateless else {}
         if method == "tools/list":
@@ -77,6 +81,11 @@ class Server:
             text = {"uri": RESOURCE["uri"], "mimeType": "text/plain", "text": "Welcome."}
             return {"result": {"contents": [text], **extra}}
         return {"error": {"code": -32601, "message": "Method not found"}}
+
+    def _refused(self, method: str) -> bool:
+        if self.behavior == "kglite":
+            return method != "tools/list"
+        return self.behavior == "refuses-both" and method == "tools/call"
 
     def _can_elicit(self, params: dict[str, Any]) -> bool:
         if self.handshake is not None:
