@@ -68,10 +68,16 @@ class Spoken:
 
 
 def configure(client: mcp.Client, protocol: Protocol) -> None:
-    """Set ``client``'s SDK mode for ``protocol`` (before it is entered)."""
+    """Set ``client``'s SDK mode for ``protocol`` (before it is entered).
+
+    ``"auto"`` leaves the mode the client was made with (``mode="legacy"`` stays).
+    """
     if protocol not in PROTOCOLS:
         raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
-    client.mode = "legacy" if protocol == "legacy" else "auto"
+    if protocol == "legacy":
+        client.mode = "legacy"
+    elif protocol == "stateless" and client.mode == "legacy":
+        client.mode = "auto"
 
 
 def refuses_stateless(error: MCPError) -> bool:

@@ -195,3 +195,18 @@ async def test_control_a_client_that_cannot_elicit_is_listed_one_tool() -> None:
     async with lg.Run() as run_:
         tools = await Plain.tools(lg.Binding(run=run_))
     assert [tool.tool_name for tool in tools] == ["echo"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_client_made_with_mode_legacy_keeps_it(mode: Literal["legacy", "auto"]) -> None:
+    class Made(Toolset):
+        def client(self, binding: lg.Binding) -> mcp.Client:
+            return littleghost.mcp.client(server("refuses-both"), mode=mode)
+
+    async with lg.Run() as run_:
+        if mode == "auto":  # the control: stateless, the handshake never tried
+            assert [tool.tool_name for tool in await Made.tools(lg.Binding(run=run_))] == ["echo"]
+            return
+        with pytest.raises(lg.LittleGhostError, match="initialize is not accepted"):
+            await Made.tools(lg.Binding(run=run_))  # the handshake first, as asked
