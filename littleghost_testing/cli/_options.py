@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 from littleghost.mcp import _PROTOCOLS
 
 from .._identity import CLIENT_INFO
+from ..providers import DEFAULT_PROVIDERS, PROVIDERS
 
 __all__ = ["UsageError", "parse"]
 
@@ -26,7 +27,6 @@ DEFAULT_EXAMPLES = 20
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SHRINK_BUDGET = 10.0
 DEFAULT_LOCK = "littleghost.lock"
-PROVIDERS = ("openai", "anthropic", "gemini")
 # Options of `check` that `call` shares: what to connect to, and how long to wait.
 _CALL_KEYS = ("header", "env", "cwd", "config", "server", "server-log", "timeout", "protocol")
 
@@ -326,9 +326,10 @@ def _lint(commands: Any) -> argparse.ArgumentParser:
             ("--providers",),
             {
                 "type": _providers,
-                "default": PROVIDERS,
+                "default": DEFAULT_PROVIDERS,
                 "metavar": "LIST",
-                "help": f"comma-separated (default {','.join(PROVIDERS)})",
+                "help": f"comma-separated, of {', '.join(PROVIDERS)} "
+                f"(default {','.join(DEFAULT_PROVIDERS)})",
             },
         ),
         (("--strict",), {"action": "store_true", "help": "any warning fails (exit 1)"}),
