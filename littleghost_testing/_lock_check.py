@@ -8,6 +8,7 @@ from typing import Any, TypedDict, Unpack
 
 import anyio
 
+import littleghost.mcp
 from littleghost.mcp import CatalogLock
 
 from ._engine import DEFAULT_TIMEOUT
@@ -27,6 +28,8 @@ class CatalogOptions(TypedDict, total=False):
     inherit_tmpdir: bool
     timeout: float
     """Seconds to connect and list the catalog (default ``DEFAULT_TIMEOUT``)."""
+    protocol: littleghost.mcp._Protocol
+    """How to negotiate: ``"auto"`` (the default), ``"stateless"`` or ``"legacy"``."""
 
 
 def write_lock(
@@ -69,6 +72,7 @@ def _catalog_of(target: Any, options: CatalogOptions) -> tuple[str, CatalogLock]
         env=options.get("env"),
         cwd=options.get("cwd"),
         inherit_tmpdir=options.get("inherit_tmpdir", False),
+        protocol=options.get("protocol", "auto"),
     )
     seconds = options.get("timeout", DEFAULT_TIMEOUT)
     catalog = in_fresh_thread(

@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 
 import anyio
 import mcp
-import mcp_types as types
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import settings
@@ -40,7 +39,6 @@ from littleghost.mcp import Toolset
 
 from ._compat import global_seed
 from ._engine import (
-    DECLINE,
     DEFAULT_TIMEOUT,
     FuzzOptions,
     PlannedTool,
@@ -53,6 +51,7 @@ from ._engine import (
     list_reads,
     plan,
 )
+from ._identity import identified
 from ._targets import Target, TargetError, resolve
 from ._threads import in_fresh_thread
 from .cli import _details as details
@@ -104,6 +103,7 @@ def from_target(
     fail_on_warnings: bool = False,
     resources: bool = True,
     prompts: bool = True,
+    protocol: littleghost.mcp._Protocol = "auto",
 ) -> FuzzedServer:
     """A server to fuzz from pytest: what ``littleghost check`` accepts, and in-process servers.
 
@@ -115,9 +115,12 @@ def from_target(
     a ``FuzzWarning``; ``fail_on_warnings`` fails it. ``resources`` and
     ``prompts`` make items of the server's resources (and templates) and
     prompts (not through a ``Toolset`` subclass, which only has tools).
+    ``protocol`` is ``--protocol``: ``"auto"``, ``"stateless"`` or ``"legacy"``.
     Nothing connects until a test module uses it.
     """
-    connect = _connector(target, headers=headers, env=env, cwd=cwd, inherit_tmpdir=inherit_tmpdir)
+    connect = _connector(
+        target, headers=headers, env=env, cwd=cwd, inherit_tmpdir=inherit_tmpdir, protocol=protocol
+    )
     profile = settings()
     database = profile.database
     options = FuzzOptions(
@@ -156,16 +159,20 @@ def _connector(
     env: Mapping[str, str] | None,
     cwd: str | None,
     inherit_tmpdir: bool,
+    protocol: littleghost.mcp._Protocol = "auto",
 ) -> _Connector:
+    """How to reach ``target``: every client presents the kit's identity (``_identity.py``)."""
     if isinstance(target, type) and issubclass(target, Toolset):
         return _Connector(target.__name__, None, toolset=target)
     if isinstance(target, FakeMCPServer):
         fake = target
-        return _Connector(f"FakeMCPServer {fake.name!r}", fake.client)
+        return _Connector(
+            f"FakeMCPServer {fake.name!r}", lambda: identified(fake.client(), protocol)
+        )
     if isinstance(target, MCPServer | Server):
         server: Any = target
         label = f"{type(target).__name__} {server.name!r}"
-        return _Connector(label, lambda: littleghost.mcp.client(server))
+        return _Connector(label, lambda: identified(littleghost.mcp.client(server), protocol))
     if isinstance(target, str):
         resolved = resolve(target, headers=headers, env=env, cwd=cwd, inherit_tmpdir=inherit_tmpdir)
     elif isinstance(target, Sequence) and target and all(isinstance(w, str) for w in target):
@@ -182,6 +189,7 @@ def _connector(
             f"from_target takes a URL, module:attribute, a stdio command as a list of strings, "
             f"a Toolset subclass, an MCPServer, Server or FakeMCPServer; not {target!r}"
         )
+    resolved = resolved.speaking(protocol)
     return _Connector(resolved.label, resolved.client, target=resolved)
 
 
@@ -497,11 +505,6 @@ def _toolset(connector: _Connector, connection: _Connection) -> type[Toolset]:
         def client(self, binding: lg.Binding) -> mcp.Client:
             connection.client = faults.attach(client())
             return connection.client
-
-        async def elicit(
-            self, binding: lg.Binding, params: types.ElicitRequestParams
-        ) -> types.ElicitResult:
-            return DECLINE  # as littleghost check answers: never consent
 
     return FuzzedTools
 

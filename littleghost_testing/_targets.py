@@ -26,7 +26,7 @@ import shlex
 import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, TextIO
 from urllib.parse import urlsplit, urlunsplit
@@ -38,6 +38,7 @@ from mcp.server.mcpserver import MCPServer
 import littleghost.mcp
 
 from ._engine import find_credential
+from ._identity import identified
 from .fake_server import FakeMCPServer
 
 __all__ = [
@@ -98,17 +99,24 @@ class Target:
     _connect: Callable[[TextIO | None, _Refusal], mcp.Client] = field(repr=False)
     _refusal: _Refusal = field(default_factory=_Refusal, repr=False, compare=False)
     _sent: _Sent = field(default_factory=_Sent, repr=False, compare=False)
+    protocol: littleghost.mcp._Protocol = "auto"
 
     def client(self, *, errlog: TextIO | None = None) -> mcp.Client:
-        """A fresh ``mcp.Client``; a stdio server's stderr goes to ``errlog`` (a real file),
-        or line by line, redacted, to our stderr (pytest's ``from_target``)."""
-        made = self._connect(errlog, self._refusal)
+        """A fresh ``mcp.Client`` presenting the kit's identity (``_identity.py``), negotiating
+        by ``protocol``; a stdio server's stderr goes to ``errlog`` (a real file), or line by
+        line, redacted, to our stderr (pytest's ``from_target``)."""
+        made = identified(self._connect(errlog, self._refusal), self.protocol)
         self._sent.redact = littleghost.mcp._redactor_of(made).text
         return made
 
     def redact(self, text: str) -> str:
         """``text`` (of the server's) without the secrets the last client sent it."""
         return self._sent.redact(text)
+
+    def speaking(self, protocol: littleghost.mcp._Protocol) -> Target:
+        """The same server, negotiated by ``protocol`` (``--protocol``, shown unless ``auto``)."""
+        options = self.options if protocol == "auto" else (*self.options, "--protocol", protocol)
+        return replace(self, protocol=protocol, options=options)
 
     @property
     def refused_status(self) -> int | None:

@@ -41,11 +41,16 @@ __all__ = [
 
 # Not API: what the testing kit shares with this package, through this file (the
 # layout note in littleghost_testing/__init__.py says why).
+from ._client import spoken as _spoken  # noqa: F401
+from ._client import use_protocol as _use_protocol  # noqa: F401
 from ._compat import ReadStream as _ReadStream  # noqa: F401
 from ._compat import TransportStreams as _TransportStreams  # noqa: F401
 from ._compat import WriteStream as _WriteStream  # noqa: F401
 from ._compat import client_entered as _client_entered  # noqa: F401
 from ._lock_file import is_lock as _is_lock_file  # noqa: F401
+from ._protocol import PROTOCOLS as _PROTOCOLS  # noqa: F401
+from ._protocol import Protocol as _Protocol  # noqa: F401
+from ._protocol import Spoken as _Spoken  # noqa: F401
 from ._secrets import secret_env as _secret_env  # noqa: F401
 from ._wire import redactor_of as _redactor_of  # noqa: F401
 

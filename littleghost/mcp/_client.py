@@ -18,14 +18,16 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
+from . import _compat as compat
 from ._bounds import Bounds
+from ._protocol import Protocol, Spoken, configure
 from ._secrets import secrets_sent
-from ._wire import Route, install
+from ._wire import BoundedConnector, Route, install
 
 if TYPE_CHECKING:
     from ._toolset import Toolset
 
-__all__ = ["client"]
+__all__ = ["client", "spoken", "use_protocol"]
 
 
 def client(
@@ -39,6 +41,7 @@ def client(
     limits: type[Toolset] | None = None,
     secrets: Iterable[str] = (),
     inherit_tmpdir: bool = False,
+    protocol: Protocol = "auto",
     **options: Any,
 ) -> mcp.Client:
     """A fresh, unconnected ``mcp.Client`` whose transport reads the server within bounds.
@@ -51,7 +54,8 @@ def client(
     ``Server``/``MCPServer``, or a ``Transport`` of your own (its messages
     are checked once parsed). The bounds are the ``max_*`` attributes of
     ``limits`` (default ``Toolset``'s); a ``Toolset`` applies its own to any
-    client it connects. ``options`` go to ``mcp.Client``.
+    client it connects. ``protocol`` is how it negotiates (``_protocol.py``):
+    ``"auto"``, ``"stateless"`` or ``"legacy"``. ``options`` go to ``mcp.Client``.
 
     Every secret sent -- header values, the URL's query values and password,
     ``env`` values whose name or value says they are secrets -- and every
@@ -89,6 +93,7 @@ def client(
             }
         )
     made = mcp.Client(target, **options)
+    configure(made, protocol)
     redactor = secrets_sent(
         server if is_url else None,
         headers,
@@ -101,6 +106,23 @@ def client(
         stderr=stderr,
         redactor=redactor,
         inherit_tmpdir=inherit_tmpdir,
+        protocol=protocol,
     )
     install(made, Bounds.of(limits or Toolset), route)
     return made
+
+
+def use_protocol(client: mcp.Client, protocol: Protocol) -> None:
+    """Make a fresh ``client`` negotiate by ``protocol``, as if ``client(...)`` had been told so."""
+    from ._toolset import Toolset
+
+    configure(client, protocol)
+    install(client, Bounds.of(Toolset), Route(protocol=protocol), protocol=protocol)
+
+
+def spoken(client: mcp.Client) -> Spoken | None:
+    """The protocol ``client`` speaks, for a report; ``None`` unless connected and routed."""
+    connector = compat.connector(client)
+    if not isinstance(connector, BoundedConnector):
+        return None
+    return connector.wire.negotiation.spoken()

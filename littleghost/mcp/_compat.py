@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 import mcp
+from mcp.client import session as _sdk_session
 from mcp.client import stdio as _sdk_stdio
 from mcp.client._transport import TransportStreams
 from mcp.shared import _httpx_utils  # pyright: ignore[reportPrivateUsage]
@@ -37,7 +38,9 @@ __all__ = [
     "connector",
     "dispatcher_closed",
     "executable_command",
+    "forget_negotiation",
     "replace_connector",
+    "stamp",
     "start_process",
     "stop_process",
 ]
@@ -70,6 +73,23 @@ def client_entered(client: mcp.Client) -> bool:
 def dispatcher_closed(dispatcher: object) -> bool:
     """Whether the SDK's JSON-RPC read loop is over (in-process dispatchers have no flag)."""
     return bool(getattr(dispatcher, "_closed", False))
+
+
+def stamp(session: Any, data: dict[str, Any], options: dict[str, Any]) -> None:
+    """Add what the session's negotiated protocol puts in a request to ``data``, ``options``."""
+    session._stamp(data, options)  # pyright: ignore[reportPrivateUsage]
+
+
+def forget_negotiation(session: Any) -> Callable[[], None]:
+    """Stamp the session's requests as before it negotiated (for a handshake after the fact);
+    the function returned puts the negotiated stamp back."""
+    negotiated = session._stamp
+
+    def restore() -> None:
+        session._stamp = negotiated
+
+    session._stamp = _sdk_session._preconnect_stamp  # pyright: ignore[reportPrivateUsage]
+    return restore
 
 
 async def executable_command(command: str) -> str:

@@ -31,6 +31,7 @@ from ._bounds import Bounds
 from ._exceptions import ConnectionClosed
 from ._failures import translate, translate_connect_failure
 from ._input_rounds import InputRounds
+from ._protocol import Protocol
 from ._watchdog import Watchdog
 from ._wire import install
 
@@ -62,10 +63,16 @@ _FAILURE_SETTLE_SECONDS = 0.5
 class Connection:
     """A connected client shared by generated tools; closed exactly once by its owner."""
 
-    def __init__(self, client: mcp.Client, bounds: Bounds, call_timeout: float) -> None:
+    def __init__(
+        self,
+        client: mcp.Client,
+        bounds: Bounds,
+        call_timeout: float,
+        protocol: Protocol | None = None,
+    ) -> None:
         self.client = client
         self.bounds = bounds
-        self.wire = install(client, bounds)
+        self.wire = install(client, bounds, protocol=protocol)
         self.watchdog = Watchdog(call_timeout)
         self._ready = anyio.Event()
         self._close_requested = anyio.Event()

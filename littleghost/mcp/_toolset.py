@@ -23,6 +23,7 @@ from ._bounds import Bounds, CatalogMeter, event_text
 from ._connection import Connection
 from ._exceptions import MalformedMessage, TimeoutExceeded, UnusableTool
 from ._lock import load_cached
+from ._protocol import Protocol, configure
 from ._server_requests import ServerRequests, decline_sampling
 from ._tools import Owner, RemoteTool, generate_tool_class
 
@@ -72,6 +73,11 @@ class Toolset:
 
     discovery_timeout: ClassVar[float] = 60.0
     call_timeout: ClassVar[float] = 600.0
+
+    protocol: ClassVar[Protocol | None] = None
+    """How every client it connects negotiates: ``"auto"`` (discover, and the initialize
+    handshake when the server wants it), ``"stateless"`` or ``"legacy"``; ``None``: the
+    client's own (``mcp.Client``'s ``mode``, ``littleghost.mcp.client``'s ``protocol``)."""
 
     lock: ClassVar[str | os.PathLike[str] | None] = None
     """A catalog lock (``littleghost lock``): tools that drifted from it are left out."""
@@ -199,7 +205,10 @@ class Toolset:
             elicit=type(self).elicit is not Toolset.elicit,
             sample=type(self).sample is not Toolset.sample,
         )
-        connection = Connection(client, bounds, call_timeout)
+        protocol = type(self).protocol
+        if protocol is not None:
+            configure(client, protocol)
+        connection = Connection(client, bounds, call_timeout, protocol)
         try:
             await connection.open()
             owner: Owner = "run" if run is not None else "instances"

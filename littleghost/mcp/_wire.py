@@ -10,7 +10,8 @@ logs it and drops it, leaving the request that waited for it hanging.
   every pending request fails at once with the reason, and so does every later one;
 - a ``tools/call`` result is measured while it is still plain JSON, before the
   SDK builds a model object per content block, and so is a ``tools/list``
-  page (``Wire.listed_bytes``, which discovery meters); a ``tools/call``
+  page (``Wire.listed_bytes``, which discovery meters), and every page of the
+  resources, resource templates and prompts (``Wire.listing``); a ``tools/call``
   result without ``resultType`` is taken as ``"complete"``, as SEP-2322
   requires of clients (the SDK would reject it on 2026-07-28);
 - an answer whose id is not one the client sent (the string ``"1"`` for
@@ -58,10 +59,14 @@ from ._answers import string_id
 from ._bounds import Bounds, exceeded
 from ._failures import unparseable
 from ._http import bounded_http_client
+from ._protocol import Negotiation, Protocol
 from ._secrets import redacted_message
 from ._stdio import bounded_stdio_client
 
 __all__ = ["Route", "Wire", "install", "redactor_of"]
+
+LISTINGS = frozenset({"resources/list", "resources/templates/list", "prompts/list"})
+"""Listings metered here, page by page; discovery meters ``tools/list`` (``CatalogMeter``)."""
 
 Stderr = IO[str] | Callable[[str], object] | None
 """Where a stdio server's stderr goes: a real file, a callback per line, or our own stderr."""
@@ -78,13 +83,17 @@ class Route:
     """Every secret sent, to hide in what the server sends back."""
     inherit_tmpdir: bool = False
     """Whether a stdio server keeps our ``TMPDIR`` rather than get a private one."""
+    protocol: Protocol = "auto"
 
 
 class Wire:
     """One connection's bounds, and the reason it broke (once it has)."""
 
-    def __init__(self, bounds: Bounds, redactor: Redactor | None = None) -> None:
+    def __init__(
+        self, bounds: Bounds, negotiation: Negotiation, redactor: Redactor | None = None
+    ) -> None:
         self.bounds = bounds
+        self.negotiation = negotiation
         self.redactor = Redactor() if redactor is None else redactor
         self._failure: lg.ProviderError | None = None
         self._receive_scope: anyio.CancelScope | None = None
@@ -93,6 +102,7 @@ class Wire:
         self.listed_bytes = 0
         # Whether the client ever sent a request id that is a string (the SDK sends ints).
         self.sent_string_ids = False
+        self._listed: dict[str, int] = {}  # JSON bytes of each listing so far, by method
 
     @property
     def broken(self) -> bool:
@@ -111,6 +121,18 @@ class Wire:
         fresh.__cause__ = self._failure.__cause__
         return fresh
 
+    def listing(self, method: str, params: Mapping[str, Any] | None, size: int) -> None:
+        """Count one page of ``size`` JSON bytes against ``max_catalog_bytes``, per listing.
+
+        A page asked for without a cursor starts the listing again.
+        """
+        first = not (params or {}).get("cursor")
+        total = size + (0 if first else self._listed.get(method, 0))
+        self._listed[method] = total
+        limit = self.bounds.max_catalog_bytes
+        if total > limit:
+            raise exceeded("max_catalog_bytes", limit, f"{method} listing of {total} bytes")
+
     def fail(self, error: lg.ProviderError) -> None:
         """Break the connection: the first reason sticks and the read loop stops now."""
         if self._failure is None:
@@ -120,18 +142,24 @@ class Wire:
             self._receive_scope.cancel()
 
 
-def install(client: mcp.Client, bounds: Bounds, route: Route | None = None) -> Wire:
+def install(
+    client: mcp.Client, bounds: Bounds, route: Route | None = None, protocol: Protocol | None = None
+) -> Wire:
     """Route ``client``'s connection through a ``Wire``; call before the client is entered.
 
     A client already routed (one the connection factory made) keeps its route
-    and takes ``bounds``: a ``Toolset``'s limits apply to every client it connects.
+    and takes ``bounds``: a ``Toolset``'s limits apply to every client it
+    connects, and so does its ``protocol`` when it names one.
     """
     existing = compat.connector(client)
     if isinstance(existing, BoundedConnector):
         existing.wire.bounds = bounds
+        if protocol is not None:
+            existing.wire.negotiation.protocol = protocol
         return existing.wire
     route = route or Route()
-    connector = BoundedConnector(client.server, existing, Wire(bounds, route.redactor), route)
+    wire = Wire(bounds, Negotiation(client, protocol or route.protocol), route.redactor)
+    connector = BoundedConnector(client.server, existing, wire, route)
     compat.replace_connector(client, connector)
     return connector.wire
 
@@ -293,13 +321,15 @@ class CheckedDispatcher:
     ) -> dict[str, Any]:
         if self._wire.broken:
             raise self._wire.error()
+        negotiation = self._wire.negotiation
+        negotiation.check_request(method)
         try:
-            raw = await self._inner.send_raw_request(method, params, opts, **kwargs)
+            raw = await self._send(method, params, opts, **kwargs)
         except MCPError as error:
-            if error.code == types.CONNECTION_CLOSED and self._wire.broken:
-                raise self._wire.error()  # noqa: B904 (its cause is why the wire broke)
-            check_error(error, self._wire.bounds)
-            raise
+            if not (negotiation.falls_back(method, error) and await negotiation.handshake(error)):
+                raise
+            params, opts = negotiation.restamped(params, opts)
+            raw = await self._send(method, params, opts, **kwargs)
         if method == "tools/call":
             check_result(raw, self._wire.bounds)
             if "resultType" not in raw:
@@ -308,7 +338,20 @@ class CheckedDispatcher:
                 raw = {**raw, "resultType": "complete"}
         elif method == "tools/list":
             self._wire.listed_bytes = len(pydantic_core.to_json(raw))
+        elif method in LISTINGS:
+            self._wire.listing(method, params, len(pydantic_core.to_json(raw)))
         return raw
+
+    async def _send(
+        self, method: str, params: Mapping[str, Any] | None, opts: Any, **kwargs: Any
+    ) -> dict[str, Any]:
+        try:
+            return await self._inner.send_raw_request(method, params, opts, **kwargs)
+        except MCPError as error:
+            if error.code == types.CONNECTION_CLOSED and self._wire.broken:
+                raise self._wire.error()  # noqa: B904 (its cause is why the wire broke)
+            check_error(error, self._wire.bounds)
+            raise
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)

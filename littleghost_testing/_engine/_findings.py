@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from littleghost.mcp import _Spoken
+
 __all__ = [
     "INPUT_KINDS",
     "KINDS",
@@ -246,6 +248,8 @@ class ServerReport:
     prompts: list[ToolReport] = field(default_factory=list[ToolReport])
     notes: list[str] = field(default_factory=list[str])
     """About the run as a whole (a limit that left resources or prompts unread)."""
+    protocol: _Spoken | None = None
+    """The MCP protocol spoken, once connected (one that fell back to the handshake wins)."""
 
     @property
     def reports(self) -> list[ToolReport]:
@@ -286,6 +290,7 @@ class ServerReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "target": self.target,
+            "protocol": None if self.protocol is None else self.protocol.to_json(),
             "passed": self.violation_count == 0,
             "interrupted": self.interrupted,
             "options": self.options,

@@ -43,8 +43,9 @@ def target_of(args: argparse.Namespace, command: list[str], target: str | None) 
             raise TargetError("--config FILE and --server NAME go together")
         if target is not None or command or headers or env or args.cwd is not None:
             raise TargetError("--config names the server: give no TARGET, command or options")
-        return from_config(args.config, args.server, inherit_tmpdir=args.inherit_tmpdir)
-    return resolve(
+        config = from_config(args.config, args.server, inherit_tmpdir=args.inherit_tmpdir)
+        return config.speaking(args.protocol)
+    resolved = resolve(
         target,
         command=command,
         headers=headers,
@@ -52,6 +53,7 @@ def target_of(args: argparse.Namespace, command: list[str], target: str | None) 
         cwd=args.cwd,
         inherit_tmpdir=args.inherit_tmpdir,
     )
+    return resolved.speaking(args.protocol)
 
 
 class ServerLog:
@@ -134,7 +136,7 @@ def show_tail(log: ServerLog | None) -> None:
 
 
 def connection_failure(target: Target, error: BaseException, timeout: float) -> str:
-    """One line saying why connecting to or discovering ``target`` failed."""
+    """One line saying why connecting to ``target``, or listing its catalog, failed."""
     status = target.refused_status
     if status is not None:
         return (
@@ -144,4 +146,6 @@ def connection_failure(target: Target, error: BaseException, timeout: float) -> 
     if isinstance(error, lg.DeadlineExceededError | TimeoutError):
         return f"cannot connect to {target.label}: no answer within {timeout:g} s (--timeout)"
     text = str(error) if isinstance(error, lg.LittleGhostError) else describe(error)
+    if isinstance(error, lg.ProtocolError | lg.ToolError):  # it answered: the connection worked
+        return f"cannot list the catalog of {target.label}: {text}"
     return f"cannot connect to {target.label}: {text}"

@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 import tomllib
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, NoReturn
 
+from littleghost.mcp import _PROTOCOLS
+
+from .._identity import CLIENT_INFO
 from ..providers import DEFAULT_PROVIDERS, PROVIDERS
 
 __all__ = ["UsageError", "parse"]
@@ -35,6 +37,7 @@ _CALL_KEYS = (
     "server",
     "server-log",
     "timeout",
+    "protocol",
 )
 
 
@@ -136,6 +139,13 @@ def _connection(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"seconds per call and for connecting (default {DEFAULT_TIMEOUT:g})",
+    )
+    group.add_argument(
+        "--protocol",
+        choices=_PROTOCOLS,
+        default="auto",
+        help="auto: 2026-07-28 stateless when offered, the initialize handshake when the server "
+        "wants it; stateless: 2026-07-28 only; legacy: the initialize handshake (default auto)",
     )
 
 
@@ -344,7 +354,7 @@ def _lint(commands: Any) -> argparse.ArgumentParser:
 def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The ``littleghost`` parser, and its subcommands' parsers by name."""
     top = _Parser(prog="littleghost", description="Check MCP servers against their own schemas.")
-    top.add_argument("--version", action="version", version=f"littleghost {_version()}")
+    top.add_argument("--version", action="version", version=f"littleghost {CLIENT_INFO.version}")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     return top, {
         "check": _check(commands),
@@ -353,13 +363,6 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         "diff": _diff(commands),
         "lint": _lint(commands),
     }
-
-
-def _version() -> str:
-    try:
-        return version("littleghost")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def parse(argv: Sequence[str], cwd: Path | None = None) -> tuple[argparse.Namespace, list[str]]:

@@ -98,7 +98,8 @@ def _planned_requests(subject: str, inputs: Sequence[Any]) -> str:
 def write_table(
     report: ServerReport, out: TextIO, reproduce_line: Reproduce, *, verbose: bool = False
 ) -> None:
-    """One row per tool, then every distinct finding with its command, then a total."""
+    """One row per tool, then every distinct finding with its command, the notes and
+    the protocol spoken, then a total."""
     width = max([len("tool"), *(len(visible(tool.name)) for tool in report.tools)])
     if report.tools or not (report.resources or report.prompts):
         out.write(
@@ -121,10 +122,12 @@ def write_table(
     for tool in report.reports:
         for line in details(tool, reproduce_line, verbose=verbose):
             out.write(line + "\n")
-    if report.notes:
+    if report.notes or report.protocol is not None:
         out.write("\n")
     for note in report.notes:
         out.write(f"note: {visible(note)}\n")
+    if report.protocol is not None:
+        out.write(f"protocol: {visible(str(report.protocol))}\n")
     out.write("\n" + summary_line(report) + "\n")
     if report.interrupted or "stopped" in report.options:
         out.write(f"stopped early: {report.options.get('stopped', 'interrupted')}\n")

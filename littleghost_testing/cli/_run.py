@@ -54,7 +54,7 @@ from .._engine import (
 from .._targets import Target
 from ._connect import ServerLog, connection_failure
 from ._progress import Progress
-from ._session import Session
+from ._session import Session, heard
 from ._text import plural
 
 __all__ = ["Checker", "ConnectionFailed"]
@@ -325,6 +325,7 @@ class Checker:
                 self._work(portal, session, {}, queue, reports, by_name, deadline, progress)
             finally:
                 session.close()
+                self._heard(session)
 
     def _work(
         self,
@@ -425,6 +426,11 @@ class Checker:
             for line in tail:
                 progress.line(f"    {line}")
 
+    def _heard(self, session: Session) -> None:
+        """Note the protocol ``session`` spoke, for the report."""
+        with self._lock:
+            self.report.protocol = heard(self.report.protocol, session.spoken)
+
     def _errlog(self) -> Any:
         return self.log.file() if self.log is not None else None
 
@@ -435,6 +441,7 @@ class Checker:
             if first is not None:
                 with contextlib.suppress(RuntimeError):  # a stopped portal took its loop
                     first[1].close()
+                self._heard(first[1])
         finally:
             self._stack.close()  # else the loop thread would keep the process alive
 

@@ -11,16 +11,16 @@ from typing import TextIO
 
 import anyio
 import mcp
-import mcp_types as types
 from anyio.from_thread import BlockingPortal
 
 import littleghost as lg
+import littleghost.mcp
 from littleghost.mcp import Toolset, UnusableTool
 
-from .._engine import DECLINE, TransportFaults
+from .._engine import TransportFaults
 from .._targets import Target
 
-__all__ = ["DiscoveryTimeout", "Session"]
+__all__ = ["DiscoveryTimeout", "Session", "heard"]
 
 
 class DiscoveryTimeout(TimeoutError):
@@ -51,6 +51,8 @@ class Session:
         """The connected client of the last ``open()``, until ``close()``."""
         self.usable = False
         """The last ``open()`` succeeded, and no tool since crashed or hung the server."""
+        self.spoken: littleghost.mcp._Spoken | None = None
+        """The protocol its connections spoke: one that fell back to the handshake wins."""
         faults, skipped, session = self.faults, self.skipped, self
 
         class CheckedServer(Toolset):
@@ -60,11 +62,6 @@ class Session:
 
             def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
                 skipped.append(error)
-
-            async def elicit(
-                self, binding: lg.Binding, params: types.ElicitRequestParams
-            ) -> types.ElicitResult:
-                return DECLINE  # the kit never consents: a tool that asks is told no
 
         self._toolset = CheckedServer
 
@@ -95,9 +92,22 @@ class Session:
 
     async def aclose(self) -> None:
         run, self._run = self._run, None
+        if self.client is not None:
+            self.spoken = heard(self.spoken, littleghost.mcp._spoken(self.client))
         self.client, self.usable = None, False
         if run is not None:
             await _close_quietly(run)
+
+
+def heard(
+    known: littleghost.mcp._Spoken | None, spoken: littleghost.mcp._Spoken | None
+) -> littleghost.mcp._Spoken | None:
+    """What to report of two connections' protocols: a fallback says more than its absence."""
+    if spoken is None:
+        return known
+    if known is None or spoken.refusal is not None:
+        return spoken
+    return known
 
 
 async def _discover(toolset: type[Toolset], binding: lg.Binding) -> list[type[lg.Tool]]:
