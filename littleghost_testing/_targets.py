@@ -209,7 +209,7 @@ def from_config(
         label=f"{server_name} ({inner.label})",
         kind=inner.kind,
         positional=None,
-        options=("--config", str(path), "--server", server_name),
+        options=("--config", str(path.absolute()), "--server", server_name),
         command=(),
         _connect=inner._connect,
         _refusal=inner._refusal,
@@ -227,7 +227,9 @@ def _stdio(
     for key, value in env.items():
         options += ["--env", f"{key}={_env_shown(key, value)}"]
     if cwd is not None:
-        options += ["--cwd", str(cwd)]
+        # Absolute: a repro line pasted in another folder still runs the server where it ran.
+        cwd = os.path.abspath(cwd)
+        options += ["--cwd", cwd]
 
     def connect(errlog: TextIO | None, refusal: _Refusal) -> mcp.Client:
         expanded = [expand(word, environ, where="the server command") for word in command]

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import mcp_types as types
 
 from ._completions import Completions
+
 __all__ = ["GENERATED_VALUES", "MAX_VALUES_TRIED", "base64_problem", "candidates", "rounds"]
 
 GENERATED_VALUES = ("example", "1", "test")

@@ -39,7 +39,6 @@ from pydantic import ValidationError
 
 import littleghost as lg
 from littleghost.mcp import (
-    ConnectionClosed,
     JSONRPCError,
     MalformedMessage,
     Toolset,

@@ -21,7 +21,7 @@ from littleghost.mcp import CatalogLock
 
 from .._engine import FuzzOptions, PlannedTool
 from .._targets import TargetError, read_json
-from ._call import call
+from ._call import call, get, read
 from ._catalog import (
     diff,
     drifted,
@@ -266,4 +266,4 @@ def _error(message: str) -> int:
 
 
 # Commands other than ``check``, by name.
-_COMMANDS = {"call": call, "lock": lock, "diff": diff, "lint": lint}
+_COMMANDS = {"call": call, "read": read, "get": get, "lock": lock, "diff": diff, "lint": lint}

@@ -507,7 +507,10 @@ def test_check_reports_resources_and_prompts_in_the_table_json_and_junit(
     )
     assert "docs://index: unhandled_exception (violation): 1 of 1 read" in lines
     assert "  uri:       docs://index" in lines
-    assert not any("reproduce:" in line for line in lines)
+    # Each finding's own repro: `littleghost read`, for a resource.
+    assert [line for line in lines if "reproduce:" in line] == [
+        "  reproduce: littleghost read servers.read_servers:sdk_broken docs://index"
+    ]
     report = json.loads(report_path.read_text())
     assert [item["name"] for item in report["resources"]] == ["docs://readme", "docs://index"]
     assert [item["subject"] for item in report["prompts"]] == ["prompt", "prompt"]
