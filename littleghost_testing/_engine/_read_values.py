@@ -23,8 +23,8 @@ GENERATED_VALUES = ("example", "1", "test")
 """Values tried for a variable or argument after the server's own completions."""
 
 MAX_VALUES_TRIED = 3
-"""Values tried per variable or argument, completions first: at most this many requests
-per template, and per argument set of a prompt."""
+"""Values tried per variable or argument, the server's first: at most this many requests
+per template, and per argument set of a prompt, besides the values the user gave."""
 
 
 async def candidates(

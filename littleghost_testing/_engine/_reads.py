@@ -86,7 +86,7 @@ RESOURCE_NOT_FOUND = -32002
 """The JSON-RPC error code MCP gives a read of a resource that does not exist."""
 
 REFUSAL_CODES = frozenset({types.INVALID_PARAMS, RESOURCE_NOT_FOUND})
-"""Error codes that refuse values ``check`` made up: an answer, not a finding."""
+"""The protocol's refusals: an error under these codes is deliberate, never read as a crash."""
 
 MAX_SHOWN_CHARS = 200
 """How much of an error text a finding quotes."""
