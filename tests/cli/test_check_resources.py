@@ -576,3 +576,14 @@ def test_from_target_can_leave_resources_and_prompts_out() -> None:
         assert _cases(fuzzed) == {}
     finally:
         fuzzed.close()
+
+
+def test_from_target_takes_inputs_for_prompts_and_templates() -> None:
+    fake = shelf()
+    fuzzed = from_target(fake, inputs={"prompt:ask": [{"question": "mine?"}]})
+    try:
+        assert _cases(fuzzed)["prompt:ask"].check().answers.success == 3
+        gets = [r.params.get("arguments") for r in fake.requests if r.method == "prompts/get"]
+        assert gets[0] == {"question": "mine?"}
+    finally:
+        fuzzed.close()
