@@ -60,7 +60,15 @@ from .cli import _plural as plural
 from .cli import _reproduce as reproduce
 from .fake_server import FakeMCPServer
 
-__all__ = ["FuzzCase", "FuzzWarning", "FuzzedServer", "ReadCase", "close_all", "from_target"]
+__all__ = [
+    "FuzzCase",
+    "FuzzWarning",
+    "FuzzedServer",
+    "ReadCase",
+    "UnreachableCase",
+    "close_all",
+    "from_target",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -184,6 +192,7 @@ class FuzzedServer:
         self.options = options
         self.fail_on_warnings = fail_on_warnings
         self._connection: _Connection | None = None
+        self._unreachable: str | None = None  # why connecting failed, once: not tried again
         self._reads: dict[tuple[str, str], ToolReport] | None = None
 
     def __repr__(self) -> str:
@@ -198,8 +207,15 @@ class FuzzedServer:
 
         A tool the CLI would skip (no ``readOnlyHint: true`` and no
         ``allow_side_effects=True``, or excluded) is a skipped item that says why.
+        A server that cannot be reached is one failed item, id'd ``unreachable``,
+        that says why: the rest of the session runs.
         """
-        connection = self._open()
+        try:
+            connection = self._open()
+        except TargetError as error:
+            self._unreachable = str(error)
+            case = UnreachableCase(self, self._unreachable)
+            return pytest.mark.parametrize("case", [pytest.param(case, id="unreachable")])
         params = [
             pytest.param(
                 FuzzCase(self, tool),
@@ -221,6 +237,8 @@ class FuzzedServer:
             in_fresh_thread(connection.close)
 
     def _open(self) -> _Connection:
+        if self._unreachable is not None:
+            raise TargetError(self._unreachable)
         if self._connection is None:
             connector, options = self._connector, self.options
             self._connection = in_fresh_thread(lambda: _Connection(connector, options))
@@ -323,6 +341,18 @@ class ReadCase:
         )
         header = f"{self.subject} {self.name} on {self.server.label}: {plural(distinct, severity)}"
         return "\n".join([header, *details(report, _reproduce(self.server))])
+
+
+@dataclass(frozen=True)
+class UnreachableCase:
+    """The one item of a ``FuzzedServer`` that could not be reached: it fails with the reason."""
+
+    server: FuzzedServer
+    reason: str
+
+    def check(self) -> ToolReport:
+        """Fail the test with why the server could not be reached (the plugin does it first)."""
+        pytest.fail(self.reason, pytrace=False)
 
 
 def _judged(

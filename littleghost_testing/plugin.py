@@ -42,6 +42,21 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         fuzzing.close_all()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
+    """Fail the item of a ``from_target`` server that could not be reached, with the reason.
+
+    Whatever the test does with ``case``: only this item fails, the session runs on.
+    """
+    fuzzing = sys.modules.get("littleghost_testing._server_fuzzing")
+    callspec = getattr(pyfuncitem, "callspec", None)
+    if fuzzing is None or callspec is None:
+        return
+    case = callspec.params.get("case")
+    if isinstance(case, fuzzing.UnreachableCase):
+        pytest.fail(case.reason, pytrace=False)
+
+
 @pytest.fixture
 def run_context() -> lg.RunContext:
     """A fresh RunContext: empty state, an active token, no deadline."""

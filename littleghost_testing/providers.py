@@ -4,8 +4,11 @@ An MCP server's schemas are valid JSON Schema, but OpenAI, Anthropic and
 Gemini each accept a different subset for tool (function) declarations, and
 an agent finds out only when the provider answers 400 in production.
 ``provider_warnings`` applies each provider's documented rules to one tool;
-docs/cli.md lists every rule with the provider's own page. The rules describe
-what the providers documented on 2026-12-01; they are warnings, not verdicts.
+docs/cli.md lists every rule with the provider's own page. OpenAI has two
+modes: ``openai`` is a function sent with ``strict: false`` (what many agent
+frameworks send), ``openai-strict`` one sent with ``strict: true``, whose
+subset is far smaller. The rules describe what the providers documented on
+2026-12-05; they are warnings, not verdicts.
 """
 
 from __future__ import annotations
@@ -15,12 +18,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PROVIDERS", "PROVIDER_DOCS", "ProviderWarning", "provider_warnings"]
+__all__ = [
+    "DEFAULT_PROVIDERS",
+    "PROVIDERS",
+    "PROVIDER_DOCS",
+    "ProviderWarning",
+    "provider_warnings",
+]
 
-PROVIDERS = ("openai", "anthropic", "gemini")
+PROVIDERS = ("openai", "openai-strict", "anthropic", "gemini")
+
+DEFAULT_PROVIDERS = ("openai", "anthropic", "gemini")
+"""What ``lint`` checks unless told: OpenAI as most agent frameworks call it (not strict)."""
 
 PROVIDER_DOCS = {
-    "openai": "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas",
+    "openai": "https://platform.openai.com/docs/guides/function-calling",
+    "openai-strict": "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas",
     "anthropic": "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
     "gemini": "https://ai.google.dev/api/caching#Schema",
 }
@@ -33,7 +46,7 @@ _OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _ANTHROPIC_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _GEMINI_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
 
-# OpenAI strict mode (Structured Outputs): keywords outside its supported subset.
+# OpenAI's strict mode (Structured Outputs): keywords outside its supported subset.
 _OPENAI_UNSUPPORTED = frozenset(
     {
         "allOf", "oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
@@ -45,7 +58,9 @@ _OPENAI_UNSUPPORTED = frozenset(
 _OPENAI_MAX_DEPTH = 10
 _OPENAI_MAX_PROPERTIES = 5000
 
-# Gemini's function declarations take an OpenAPI 3.0 subset: these fields and no others.
+# Gemini's ``parameters`` take an OpenAPI 3.0 subset: these fields and no others (any other,
+# ``$schema`` included, is refused: "Invalid JSON payload received. Unknown name"). Any
+# ``format`` is accepted.
 _GEMINI_SUPPORTED = frozenset(
     {
         "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems",
@@ -54,8 +69,6 @@ _GEMINI_SUPPORTED = frozenset(
         "maximum",
     }
 )  # fmt: skip
-_GEMINI_STRING_FORMATS = frozenset({"enum", "date-time"})
-_ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "examples", "deprecated", "readOnly"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +99,20 @@ def provider_warnings(
 
 
 def _openai(name: str, schema: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """What OpenAI refuses even without ``strict``: the name, a root that is not an object,
+    an array without ``items`` (answered 400 "array schema missing items")."""
     if not _OPENAI_NAME.fullmatch(name):
         yield "name", "a function name must match ^[a-zA-Z0-9_-]{1,64}$"
     if schema.get("type") != "object":
         yield "$", "parameters must be a schema of type object"
+    for at, _depth, node in _nodes(schema):
+        if _is_type(node, "array") and "items" not in node:
+            yield at, "an array schema needs items"
+
+
+def _openai_strict(name: str, schema: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """``strict: true`` (Structured Outputs): the rules above and a much smaller subset."""
+    yield from _openai(name, schema)
     if "anyOf" in schema:
         yield "$", "the root of strict parameters must not be anyOf"
     properties = 0
@@ -98,7 +121,7 @@ def _openai(name: str, schema: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             yield at, f"strict mode allows {_OPENAI_MAX_DEPTH} levels of nesting"
         for keyword in sorted(_OPENAI_UNSUPPORTED & node.keys()):
             yield at, f"strict mode does not support {keyword!r}"
-        if _is_object(node):
+        if _is_type(node, "object"):
             own = node.get("properties")
             keys = list(own) if isinstance(own, dict) else []
             properties += len(keys)
@@ -138,17 +161,18 @@ def _gemini(name: str, schema: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             ),
         )
     for at, _depth, node in _nodes(schema):
-        for keyword in sorted(node.keys() - _GEMINI_SUPPORTED - _ANNOTATIONS):
-            yield at, f"the OpenAPI schema subset has no {keyword!r}"
-        kind = node.get("type")
-        if isinstance(kind, list):
+        for keyword in sorted(node.keys() - _GEMINI_SUPPORTED):
+            yield at, f"Gemini's Schema has no field {keyword!r} (refused as an unknown name)"
+        if isinstance(node.get("type"), list):
             yield at, 'a list of types is not supported (use one type and "nullable": true)'
-        fmt = node.get("format")
-        if kind == "string" and isinstance(fmt, str) and fmt not in _GEMINI_STRING_FORMATS:
-            yield at, f"string format {fmt!r} is not supported (only enum and date-time)"
 
 
-_RULES = {"openai": _openai, "anthropic": _anthropic, "gemini": _gemini}
+_RULES = {
+    "openai": _openai,
+    "openai-strict": _openai_strict,
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+}
 
 
 def _nodes(
@@ -180,9 +204,9 @@ def _nodes(
         yield from _nodes(extra, f"{at}.*", depth + 1)
 
 
-def _is_object(node: Mapping[str, Any]) -> bool:
+def _is_type(node: Mapping[str, Any], name: str) -> bool:
     kind = node.get("type")
-    return kind == "object" or (isinstance(kind, list) and "object" in kind)
+    return kind == name or (isinstance(kind, list) and name in kind)
 
 
 def _names(keys: Sequence[str]) -> str:

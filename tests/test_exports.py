@@ -135,6 +135,7 @@ PUBLIC = {
         "ToolReport",
         "TransportFaults",
         "annotations_of",
+        "coverage_inputs",
         "describe",
         "find_credential",
         "find_leak",

@@ -45,6 +45,7 @@ from ._compat import ReadStream as _ReadStream  # noqa: F401
 from ._compat import TransportStreams as _TransportStreams  # noqa: F401
 from ._compat import WriteStream as _WriteStream  # noqa: F401
 from ._compat import client_entered as _client_entered  # noqa: F401
+from ._lock_file import is_lock as _is_lock_file  # noqa: F401
 
 for _public in (
     CatalogLock,

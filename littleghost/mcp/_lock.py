@@ -25,12 +25,12 @@ import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 import mcp_types as types
 
-import littleghost as lg
+from . import _lock_file
+from ._lock_file import IDENTIFIER, LOCK_FORMAT, MAX_LOCK_BYTES
 
 __all__ = [
     "LOCK_FORMAT",
@@ -43,12 +43,6 @@ __all__ = [
     "load_cached",
 ]
 
-LOCK_FORMAT = 1
-"""The lock file's format version; a lock of another version is refused."""
-
-MAX_LOCK_BYTES = 16 * 1024 * 1024
-"""A lock file larger than this is refused (a catalog within MCP bounds is far smaller)."""
-
 MAX_CACHED_LOCKS = 64
 """How many lock files ``load_cached`` keeps parsed (the least recently used is dropped)."""
 
@@ -58,6 +52,10 @@ SETTLED_SECONDS = 2.0
 Its modification time may not have moved yet for a write in the same clock
 tick; once it is this old, any rewrite gives it a new one.
 """
+
+SHOWN_TEXT_CHARS = 160
+"""How much of a changed title or description ``diff`` shows, old and new, from a little
+before the first difference (escaped, so invisible characters show)."""
 
 ChangeKind = Literal["breaking", "suspicious", "compatible"]
 _Changes = Iterator[tuple[ChangeKind, str]]
@@ -75,6 +73,7 @@ prompt (by name), in its section of the lock file."""
 
 _SUBJECTS = {"resources": "resource", "resourceTemplates": "resource template", "prompts": "prompt"}
 
+_LAST_KEY = re.compile(rf"\.({IDENTIFIER.pattern})$")  # of a JSON path: $.a.max_count
 _TEXT_KEYWORDS = frozenset({"title", "description"})
 # Keywords that only offer values: changing them breaks nobody.
 _OFFER_KEYWORDS = frozenset({"examples", "default", "$comment", "deprecated", "readOnly"})
@@ -206,46 +205,22 @@ class CatalogLock:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> CatalogLock:
-        """Read a lock file; a missing, oversized or malformed one is a ``ConfigurationError``."""
-        where = os.fspath(path)
-        if os.path.exists(where) and not os.path.isfile(where):
-            raise lg.ConfigurationError(f"lock {where} is not a regular file")
-        try:
-            with open(where, "rb") as file:
-                data = file.read(MAX_LOCK_BYTES + 1)
-        except OSError as error:
-            raise lg.ConfigurationError(f"cannot read lock {where}: {error.strerror}") from None
-        if len(data) > MAX_LOCK_BYTES:
-            raise lg.ConfigurationError(
-                f"lock {where} is larger than MAX_LOCK_BYTES ({MAX_LOCK_BYTES} bytes)"
-            )
-        return cls.loads(data, where=where)
+        """Read a lock file; a missing, oversized or malformed one is a ``ConfigurationError``.
+
+        Its whole shape is checked against ``lock.schema.json`` first, so a
+        hand merge that left a wrong type is named, not met mid-comparison.
+        """
+        return cls.loads(_lock_file.read(path), where=os.fspath(path))
 
     @classmethod
     def loads(cls, text: str | bytes, *, where: str = "lock") -> CatalogLock:
-        """Parse a lock's JSON text."""
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as error:
-            raise lg.ConfigurationError(f"{where} is not JSON: {error}") from None
-        if not isinstance(data, dict) or data.get("littleghost_lock") != LOCK_FORMAT:
-            raise lg.ConfigurationError(
-                f"{where} is not a littleghost lock of format {LOCK_FORMAT} "
-                "(write one with: littleghost lock TARGET)"
-            )
-        server, tools = data.get("server", {}), data.get("tools")
-        if not isinstance(server, dict) or not isinstance(tools, dict):
-            raise lg.ConfigurationError(f"{where}: 'server' and 'tools' must be objects")
-        for name, entry in tools.items():
-            if not isinstance(entry, dict):
-                raise lg.ConfigurationError(f"{where}: tool {name!r} must be an object")
+        """Parse a lock's JSON text, checked as ``load`` checks a file."""
+        return cls._of(_lock_file.parse(text, where))
+
+    @classmethod
+    def _of(cls, data: dict[str, Any]) -> CatalogLock:
         reads = {section: data[section] for section in _READ_FIELDS if section in data}
-        for section, entries in reads.items():
-            if not isinstance(entries, dict) or not all(
-                isinstance(entry, dict) for entry in entries.values()
-            ):
-                raise lg.ConfigurationError(f"{where}: {section!r} must map names to objects")
-        return cls(server, tools, reads)
+        return cls(data.get("server", {}), data["tools"], reads)
 
     def dumps(self) -> str:
         """Stable JSON: sorted keys, one tool per block, so a git diff reads well."""
@@ -255,10 +230,23 @@ class CatalogLock:
             "tools": self.tools,
             **self.reads,
         }
-        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return _lock_file.dumps(document)
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(self.dumps(), encoding="utf-8")
+        """Replace ``path`` with this lock in one step; one readers would refuse (over
+        ``MAX_LOCK_BYTES``) is a ``ConfigurationError`` and nothing is written."""
+        _lock_file.replace(path, _lock_file.bounded(self.dumps()))
+
+    def hints(self) -> list[Change]:
+        """What in the catalog's own texts reads as instructions to a model (what ``diff``
+        says of a new entry), for a first lock's reviewer."""
+        found = [
+            change for name, entry in self.tools.items() for change in _new_text_hints(name, entry)
+        ]
+        for section, subject in _SUBJECTS.items():
+            for key, entry in self.reads.get(section, {}).items():
+                found += _new_text_hints(f"{subject} {key}", entry)
+        return found
 
     def drift(self, tool: types.Tool) -> list[Change]:
         """Why ``tool`` cannot be trusted as locked: breaking or suspicious changes, or unknown."""
@@ -308,10 +296,7 @@ def _read_changes(
 def _entry_changes(locked: Mapping[str, Any], now: Mapping[str, Any]) -> _Changes:
     """A resource's, template's or prompt's changes: its texts, MIME type and arguments."""
     for field in ("name", "title", "description"):
-        if locked.get(field) != now.get(field):
-            yield "suspicious", f"{field} changed"
-            for why in instruction_hints(now.get(field)):
-                yield "suspicious", f"the new {field} holds {why}"
+        yield from _text_changes(field, locked.get(field), now.get(field))
     if locked.get("mimeType") != now.get("mimeType"):
         yield "breaking", "mimeType changed"
     old = {arg.get("name"): arg for arg in _arguments(locked)}
@@ -349,10 +334,7 @@ def tool_changes(name: str, locked: Mapping[str, Any], now: Mapping[str, Any]) -
 
 def _tool_changes(locked: Mapping[str, Any], now: Mapping[str, Any]) -> _Changes:
     for field in ("title", "description"):
-        if locked.get(field) != now.get(field):
-            yield "suspicious", f"{field} changed"
-            for why in instruction_hints(now.get(field)):
-                yield "suspicious", f"the new {field} holds {why}"
+        yield from _text_changes(field, locked.get(field), now.get(field))
     yield from _annotation_changes(locked.get("annotations") or {}, now.get("annotations") or {})
     if locked.get("execution") != now.get("execution"):
         yield "breaking", "execution changed"
@@ -367,13 +349,82 @@ def _tool_changes(locked: Mapping[str, Any], now: Mapping[str, Any]) -> _Changes
 
 
 def _annotation_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> _Changes:
-    for key, default, trusted in _TRUST_FLIPS:
-        before, after = old.get(key, default), new.get(key, default)
-        if before != after:
+    """Hints compared with MCP's defaults where absent: one made explicit at its default is
+    no change; a tool annotated for the first time is one line, not one per hint."""
+    flips = [
+        (key, old.get(key, default), new.get(key, default), trusted)
+        for key, default, trusted in _TRUST_FLIPS
+        if old.get(key, default) != new.get(key, default)
+    ]
+    if flips and not old:
+        declared = ", ".join(f"{key} {json.dumps(after)}" for key, _before, after, _ in flips)
+        if any(after == trusted for _key, _before, after, trusted in flips):
+            yield (
+                "suspicious",
+                f"annotations declared, trusted more than MCP's defaults: {declared}",
+            )
+        else:
+            yield "compatible", f"annotations declared: {declared}"
+    else:
+        for key, before, after, trusted in flips:
             kind: ChangeKind = "suspicious" if after == trusted else "compatible"
             yield kind, f"annotation {key} {json.dumps(before)} -> {json.dumps(after)}"
-    if old.get("title") != new.get("title"):
-        yield "suspicious", "annotation title changed"
+    yield from _text_changes("annotation title", old.get("title"), new.get("title"))
+
+
+def _text_changes(label: str, old: Any, new: Any, *, generated: bool = False) -> _Changes:
+    """A text a model reads, added, removed or changed, shown old and new (bounded, escaped).
+
+    ``generated``: both sides are names a library derives from code (pydantic's
+    ``"Max Count"`` for ``max_count``, a class name): compatible, not suspicious.
+    """
+    if old == new:
+        return
+    kind: ChangeKind = "compatible" if generated else "suspicious"
+    note = " (a name derived from code)" if generated else ""
+    if old is None:
+        yield kind, f"{label} added: {_quoted(new)}{note}"
+    elif new is None:
+        yield kind, f"{label} removed (was {_quoted(old)}){note}"
+    else:
+        shown_old, shown_new = _excerpts(old, new)
+        yield kind, f"{label} changed: {shown_old} -> {shown_new}{note}"
+    if not generated:
+        for why in instruction_hints(new):
+            yield "suspicious", f"the new {label} holds {why}"
+
+
+def _excerpts(old: Any, new: Any) -> tuple[str, str]:
+    """Both texts from a little before their first difference, each ``SHOWN_TEXT_CHARS`` long."""
+    if not isinstance(old, str) or not isinstance(new, str):
+        return _quoted(old), _quoted(new)
+    same = next(
+        (n for n, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
+        min(len(old), len(new)),
+    )
+    start = max(0, same - SHOWN_TEXT_CHARS // 4)
+    return _quoted(old, start), _quoted(new, start)
+
+
+def _quoted(text: Any, start: int = 0) -> str:
+    if not isinstance(text, str):
+        return _lock_file.quoted(text)
+    end = start + SHOWN_TEXT_CHARS
+    shown = _lock_file.quoted(text[start:end])
+    return ("..." if start else "") + shown + ("..." if end < len(text) else "")
+
+
+def _generated_title(title: Any, at: str) -> bool:
+    """A title a schema library derives from code: a class or function name (one word), or
+    pydantic's title of the property's own name (``max_count``: ``"Max Count"``)."""
+    if title is None:
+        return True
+    if not isinstance(title, str):
+        return False
+    if IDENTIFIER.fullmatch(title):
+        return True
+    key = _LAST_KEY.search(at)
+    return key is not None and title == key.group(1).title().replace("_", " ").strip()
 
 
 def _new_text_hints(name: str, entry: Mapping[str, Any]) -> list[Change]:
@@ -418,10 +469,9 @@ def _schema_changes(old: Any, new: Any, direction: Direction, at: str) -> _Chang
         if old.get(keyword) != new.get(keyword):
             yield "breaking", f"{keyword!r} at {at} changed"
     for keyword in sorted(_TEXT_KEYWORDS):
-        if old.get(keyword) != new.get(keyword):
-            yield "suspicious", f"{keyword} at {at} changed"
-            for why in instruction_hints(new.get(keyword)):
-                yield "suspicious", f"the new {keyword} at {at} holds {why}"
+        before, after = old.get(keyword), new.get(keyword)
+        generated = keyword == "title" and all(_generated_title(t, at) for t in (before, after))
+        yield from _text_changes(f"{keyword} at {at}", before, after, generated=generated)
     for keyword in sorted(_OFFER_KEYWORDS):
         if old.get(keyword) != new.get(keyword):
             yield "compatible", f"{keyword!r} at {at} changed"
@@ -555,8 +605,7 @@ def _strings(value: Any) -> list[str]:
 
 
 def _key(at: str, key: str) -> str:
-    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) is not None
-    return f"{at}.{key}" if plain else f"{at}[{json.dumps(key)}]"
+    return at + _lock_file.member(key)
 
 
 def _arrow(old: Mapping[str, Any], new: Mapping[str, Any], keyword: str) -> str:

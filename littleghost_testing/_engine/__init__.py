@@ -10,6 +10,7 @@ printing, no exits: the CLI and pytest render the reports.
 """
 
 from ._calls import DECLINE
+from ._coverage import coverage_inputs
 from ._crashes import unhandled_exception
 from ._faults import TransportFaults
 from ._findings import (
@@ -63,6 +64,7 @@ __all__ = [
     "TransportFaults",
     "annotations_of",
     "check_reads",
+    "coverage_inputs",
     "describe",
     "find_credential",
     "find_leak",

@@ -31,7 +31,7 @@ from ..strategies import SchemaError, from_schema
 from ..strategies import _Context as Context
 from ..strategies import _thaw as thaw
 from ..strategies import _to_2020_12 as to_2020_12
-from ._draws import Budget, draw, plain
+from ._draws import GENERATION_BUDGET, Budget, OutOfBudget, draw, plain
 
 __all__ = [
     "MAX_COVERAGE_DEPTH",
@@ -41,6 +41,7 @@ __all__ = [
     "Place",
     "SchemaParts",
     "base_inputs",
+    "coverage_inputs",
     "edges",
     "is_number",
     "replaced",
@@ -213,6 +214,24 @@ def valid_coverage(
         if key not in seen and validator.is_valid(candidate):
             seen.add(key)
             yield candidate
+
+
+def coverage_inputs(schema: Mapping[str, Any]) -> list[Any]:
+    """The coverage phase's valid inputs for ``schema``: the contract checks' first.
+
+    The same inputs ``check`` sends first, so a boundary bug is found by every
+    front end on every run, whatever its budget. None for a schema the
+    strategies cannot read; those made in time when generation runs out.
+    """
+    found: list[Any] = []
+    try:
+        validator = SchemaValidator(schema)
+        parts = SchemaParts(schema, Budget(GENERATION_BUDGET))
+        for value in valid_coverage(parts, validator, base_inputs(parts, validator)):
+            found.append(value)
+    except (ConfigurationError, SchemaError, OutOfBudget):
+        pass  # what was made in time is kept
+    return found
 
 
 def base_inputs(parts: SchemaParts, validator: SchemaValidator) -> list[Any]:

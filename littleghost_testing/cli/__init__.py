@@ -10,3 +10,4 @@ from ._catalog import list_catalog as _list_catalog  # noqa: F401
 from ._output import details as _details  # noqa: F401
 from ._output import reproduce as _reproduce  # noqa: F401
 from ._text import plural as _plural  # noqa: F401
+from ._text import visible as _visible  # noqa: F401

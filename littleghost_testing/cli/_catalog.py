@@ -19,13 +19,13 @@ import mcp
 import mcp_types as types
 
 import littleghost as lg
-from littleghost.mcp import CatalogLock, Change, Toolset
+from littleghost.mcp import CatalogLock, Change, Toolset, _is_lock_file
 
 from .._engine import read_catalog
 from .._targets import TargetError
 from ..providers import PROVIDER_DOCS, ProviderWarning, provider_warnings
 from ._connect import ServerLog, connection_failure, target_of
-from ._text import plural, visible
+from ._text import plural, visible, xml_text
 
 __all__ = ["diff", "lint", "list_catalog", "lock", "mcp_tool_of"]
 
@@ -89,17 +89,22 @@ def _catalog(args: argparse.Namespace, command: list[str]) -> CatalogLock:
 
 
 def lock(args: argparse.Namespace, command: list[str]) -> int:
-    """Write the catalog's lock; an existing file is rewritten only with ``--update``."""
+    """Write the catalog's lock; an existing file is rewritten only with ``--update``, and
+    only when it is a lock (one a merge broke included)."""
     path: Path = args.output
     if path.exists() and not args.update:
         return _error(f"{path} exists: --update rewrites it (or littleghost diff compares)")
+    if path.exists() and not _is_lock_file(str(path)):
+        return _error(f"{path} is not a littleghost lock: --update rewrites only a lock")
     try:
         catalog = _catalog(args, command)
         catalog.write(path)
-    except (TargetError, _Failed) as error:
+    except (TargetError, _Failed, lg.ConfigurationError) as error:
         return _error(str(error))
     except OSError as error:
         return _error(f"cannot write {path}: {error.strerror}")
+    for hint in catalog.hints():
+        print(f"warning: {visible(str(hint))}")
     print(f"{path}: {_counts(catalog)} of {_server(catalog)}")
     return EXIT_OK
 
@@ -150,7 +155,12 @@ def write_changes(changes: Sequence[Change], out: TextIO) -> None:
         print(visible(str(change)), file=out)
     counts = {kind: sum(c.kind == kind for c in changes) for kind in _KINDS}
     summary = ", ".join(f"{count} {kind}" for kind, count in counts.items())
-    verdict = "drifted" if drifted(changes) else "matches the lock"
+    if drifted(changes):
+        verdict = "drifted"
+    elif changes:
+        verdict = "compatible with the lock (lock --update records them)"
+    else:
+        verdict = "matches the lock"
     print(f"{len(changes)} changes ({summary}): {verdict}", file=out)
 
 
@@ -185,10 +195,12 @@ def _write_junit(changes: Sequence[Change], path: Path) -> None:
         failures=str(sum(c.kind != "compatible" for c in changes)),
     )
     for change in changes:
-        case = ElementTree.SubElement(suite, "testcase", classname=change.tool, name=change.what)
+        case = ElementTree.SubElement(
+            suite, "testcase", classname=xml_text(change.tool), name=xml_text(change.what)
+        )
         if change.kind != "compatible":
             failure = ElementTree.SubElement(case, "failure", message=change.kind)
-            failure.text = str(change)
+            failure.text = xml_text(str(change))
     ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
 
 

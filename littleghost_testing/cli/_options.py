@@ -16,6 +16,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ..providers import DEFAULT_PROVIDERS, PROVIDERS
+
 __all__ = ["UsageError", "parse"]
 
 PYPROJECT = "pyproject.toml"
@@ -23,7 +25,6 @@ DEFAULT_EXAMPLES = 20
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SHRINK_BUDGET = 10.0
 DEFAULT_LOCK = "littleghost.lock"
-PROVIDERS = ("openai", "anthropic", "gemini")
 # Options of `check` that `call`, `read` and `get` share: what to connect to, how long to wait.
 _CALL_KEYS = ("header", "env", "cwd", "config", "server", "server-log", "timeout")
 
@@ -346,9 +347,10 @@ def _lint(commands: Any) -> argparse.ArgumentParser:
             ("--providers",),
             {
                 "type": _providers,
-                "default": PROVIDERS,
+                "default": DEFAULT_PROVIDERS,
                 "metavar": "LIST",
-                "help": f"comma-separated (default {','.join(PROVIDERS)})",
+                "help": f"comma-separated, of {', '.join(PROVIDERS)} "
+                f"(default {','.join(DEFAULT_PROVIDERS)})",
             },
         ),
         (("--strict",), {"action": "store_true", "help": "any warning fails (exit 1)"}),

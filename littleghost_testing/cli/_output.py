@@ -9,23 +9,19 @@ lines), so a printed input or ``littleghost call`` command pastes back intact.
 from __future__ import annotations
 
 import json
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from .._engine import Finding, FindingGroup, PlannedTool, ReadPlan, ServerReport, ToolReport
-from ._text import command_line, json_text, plural, visible
+from ._text import command_line, json_text, plural, visible, xml_text
 
 __all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_read_plan", "write_table"]
 
 #: Characters of an input, expected or observed text shown in the table (the JSON has all).
 SHOWN_CHARS = 2000
 
-# What XML 1.0 cannot carry (control characters, surrogates, U+FFFE and U+FFFF):
-# fuzzed inputs may hold any of them, and ElementTree would write them verbatim.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 Reproduce = Callable[[str, Any, str], str]
 """``(name, input, command) -> 'littleghost COMMAND ...'``: ``call`` a tool with an input,
@@ -262,7 +258,7 @@ def write_junit(report: ServerReport, path: Path, reproduce_line: Reproduce) -> 
     suite = ET.SubElement(
         suites,
         "testsuite",
-        name=_xml_text(f"littleghost check {report.target}"),
+        name=xml_text(f"littleghost check {report.target}"),
         tests=str(tests),
         failures=str(failed),
         errors="0",
@@ -273,12 +269,12 @@ def write_junit(report: ServerReport, path: Path, reproduce_line: Reproduce) -> 
             suite,
             "testcase",
             classname=_CLASSNAMES[tool.subject],
-            name=_xml_text(tool.name),
+            name=xml_text(tool.name),
             time=f"{tool.elapsed:.3f}",
         )
-        text = _xml_text("\n".join(details(tool, reproduce_line)).strip())
+        text = xml_text("\n".join(details(tool, reproduce_line)).strip())
         if not tool.called:
-            ET.SubElement(case, "skipped", message=_xml_text(tool.reason))
+            ET.SubElement(case, "skipped", message=xml_text(tool.reason))
         elif tool.violation_count:
             failure = ET.SubElement(
                 case,
@@ -293,8 +289,3 @@ def write_junit(report: ServerReport, path: Path, reproduce_line: Reproduce) -> 
         elif text:
             ET.SubElement(case, "system-out").text = text
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
-
-
-def _xml_text(text: str) -> str:
-    """``text`` with every character XML 1.0 forbids written as a ``\\uXXXX`` escape."""
-    return _NOT_XML.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

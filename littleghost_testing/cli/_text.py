@@ -15,12 +15,15 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["command_line", "json_text", "plural", "shell_word", "visible"]
+__all__ = ["command_line", "json_text", "plural", "shell_word", "visible", "xml_text"]
 
 #: Past this width a command line is continued with backslashes, one word group a line.
 COMMAND_WIDTH = 100
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _NON_ASCII = re.compile(r"[^\x20-\x7e\n]")  # json.dumps escapes the \n in strings
+# What XML 1.0 cannot carry (control characters, surrogates, U+FFFE and U+FFFF):
+# fuzzed inputs and tool names may hold any of them, and ElementTree would write them verbatim.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def json_text(value: Any, *, indent: int | None = None) -> str:
@@ -40,6 +43,11 @@ def _escape_invisible(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """Free text (a server's message, a JSON path) with invisible characters escaped."""
     return _NON_ASCII.sub(_escape_invisible, text.replace("\n", "\\n"))
+
+
+def xml_text(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids written as a ``\\uXXXX`` escape."""
+    return _NOT_XML.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def shell_word(word: str) -> str:

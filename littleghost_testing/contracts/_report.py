@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._engine import redact
+from ..cli import _visible as visible
 
 __all__ = ["NO_INPUT", "Check", "Report"]
 
@@ -46,16 +47,17 @@ class Check:
     def explain(self) -> str:
         """A few indented lines: what failed, on which input, expected versus observed.
 
-        Credentials in them (a DSN's password, a token) are cut as ``check`` cuts
-        them: these lines end up in CI logs.
+        Credentials in them (a DSN's password, a token) are cut, and invisible
+        characters (a bidi override, a zero-width space) escaped, as ``check``
+        does: these lines end up in CI logs and terminals.
         """
-        lines = [f"FAILED {self.title}: {self.detail}"]
+        lines = [f"FAILED {visible(self.title)}: {visible(self.detail)}"]
         if self.input is not NO_INPUT:
-            lines.append(f"  input:    {_show(self.input)}")
+            lines.append(f"  input:    {visible(_show(self.input))}")
         if self.expected is not None:
-            lines.append(f"  expected: {self.expected}")
+            lines.append(f"  expected: {visible(self.expected)}")
         if self.observed is not None:
-            lines.append(f"  observed: {self.observed}")
+            lines.append(f"  observed: {visible(self.observed)}")
         return redact("\n".join(lines))
 
 

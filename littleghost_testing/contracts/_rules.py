@@ -11,15 +11,25 @@ from typing import Any
 import littleghost as lg
 from littleghost import _UNSERIALIZABLE as UNSERIALIZABLE
 from littleghost import _render_content as render_content
-from littleghost.mcp import ServerError
+from littleghost.mcp import (
+    ConnectionClosed,
+    JSONRPCError,
+    MalformedMessage,
+    OutputSchemaError,
+    ServerError,
+    TimeoutExceeded,
+    TransportError,
+)
 
 from .._engine import describe, server_name, unhandled_exception
 
 __all__ = [
     "INVALID_PREFIX",
+    "connection_lost",
     "crash_report",
     "malformed",
     "sanitization_problem",
+    "server_failure",
     "show_result",
 ]
 
@@ -78,24 +88,52 @@ def sanitization_problem(result: lg.ExecutionResult) -> tuple[str, str] | None:
 
 
 def crash_report(result: lg.ExecutionResult, tool: lg.Tool) -> str | None:
-    """What shows that an error ``result`` reports an exception nobody handled, or ``None``.
+    """What shows that an error ``result`` for a valid input is no deliberate answer, or ``None``.
 
-    Decided by the error's type: a ``ToolError`` is deliberate (unless its
-    text is a server SDK's crash report), other littleghost errors are typed
-    failures (a provider, a protocol), anything else escaped the tool's
-    ``call`` (``Tool failed (Type)``) or its value could not be rendered.
+    Decided by the error's type, as ``check`` decides: a ``ToolError`` is
+    deliberate (unless its text is a server SDK's crash report, or it is a
+    JSON-RPC error where a result belongs); a server that died, broke the
+    protocol or its own ``outputSchema``, or did not answer in time failed;
+    other littleghost errors are typed refusals of the kit's own; anything
+    else escaped the tool's ``call`` (``Tool failed (Type)``) or its value
+    could not be rendered.
     """
     error = result.error
     if not result.is_error or error is None:
         return None
     if isinstance(error, ServerError):
         return f"the server's JSON-RPC error {error.code} (an unhandled exception)"
+    if isinstance(error, JSONRPCError):
+        return f"the server's JSON-RPC error {error.code}, where a result (isError at most) belongs"
     if isinstance(error, lg.ToolError):
         sdk = unhandled_exception(str(error), server_name(tool))
         return None if sdk is None else f"{sdk}: {str(error)[:300]!r}"
+    broken = server_failure(error)
+    if broken is not None:
+        return f"{describe(error)}: {broken}"
     if isinstance(error, lg.LittleGhostError):
         return None
     return f"{describe(error)}, which the tool did not handle"
+
+
+def server_failure(error: BaseException) -> str | None:
+    """What an MCP error says the server did wrong (``check``'s finding kinds), or ``None``."""
+    if connection_lost(error):
+        return "the connection closed during the call (the server died)"
+    if isinstance(error, OutputSchemaError):
+        return "a result that breaks the tool's own outputSchema"
+    if isinstance(error, MalformedMessage):
+        return "an answer that breaks the MCP protocol"
+    if isinstance(error, TimeoutExceeded):
+        return "no answer within the toolset's timeout"
+    return None
+
+
+def connection_lost(error: BaseException | None) -> bool:
+    """Whether ``error`` leaves the connection unusable: every later call on it fails too."""
+    if isinstance(error, MalformedMessage):
+        return error.connection_closed
+    return isinstance(error, ConnectionClosed | TransportError)
 
 
 def show_result(result: lg.ExecutionResult) -> str:

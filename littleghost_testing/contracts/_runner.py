@@ -27,6 +27,7 @@ from .._compat import global_seed, set_database_key
 from ._options import Options
 
 __all__ = [
+    "ConnectionLost",
     "Failure",
     "Runner",
     "Searched",
@@ -47,11 +48,23 @@ class Violation(AssertionError):
         self.observed = observed
 
 
-class TimedOut(Violation):
-    """A call that did not finish in time: reported as found, never shrunk or retried.
+class Final(Violation):
+    """A violation reported on the input that caused it: never shrunk or retried."""
+
+
+class TimedOut(Final):
+    """A call that did not finish in time.
 
     Shrinking a timeout re-runs the hanging call dozens of times, each one
     waiting out the whole timeout.
+    """
+
+
+class ConnectionLost(Final):
+    """A call that left the connection unusable (the server died).
+
+    Every later call on it fails as well, so shrinking would "find" the
+    simplest input of all; the checks after it need a fresh connection.
     """
 
 
@@ -105,8 +118,9 @@ class Runner:
 
         ``rule`` raises ``Violation`` when a value breaks the contract.
         Hypothesis replays the shrunk example last, so the last failure
-        recorded is the minimal one. A ``TimedOut`` ends the search at once:
-        later examples are not run and nothing is shrunk. ``key`` names the
+        recorded is the minimal one. A ``Final`` violation (a timeout, a lost
+        connection) ends the search at once: later examples are not run and
+        nothing is shrunk. ``key`` names the
         search in the profile's example database (a check and its tool), so
         failures found before are replayed first. Once ``time_budget`` is
         spent, no further input runs (the first always does): the search ends
@@ -114,22 +128,22 @@ class Runner:
         the inputs run.
         """
         failures: list[Failure] = []
-        timeouts: list[Failure] = []
+        finals: list[Failure] = []
         searched = searched if searched is not None else Searched()
         budget = self.options.time_budget
         ends = None if budget is None else time.monotonic() + budget
 
         def checked(value: Any) -> None:
-            if timeouts:
-                return  # a hanging call was found: nothing more is worth waiting for
+            if finals:
+                return  # a hang or a dead server was found: nothing more is worth running
             if ends is not None and searched.examples and time.monotonic() >= ends:
                 searched.out_of_time = True
                 raise _OutOfTime
             searched.examples += 1
             try:
                 rule(value)
-            except TimedOut as timeout:
-                timeouts.append(Failure(value, timeout))
+            except Final as final:
+                finals.append(Failure(value, final))
             except Violation as violation:
                 failures.append(Failure(value, violation))
                 raise
@@ -137,17 +151,17 @@ class Runner:
         try:
             self._test(strategy, checked, key, examples)()
         except _OutOfTime:
-            if failures and not timeouts:  # each raised on its own input; the last is smallest
+            if failures and not finals:  # each raised on its own input; the last is smallest
                 return failures[-1]
         except unittest.SkipTest:
             return None  # the profile's phases generate nothing and the database held nothing
         except Violation:
-            if not timeouts:
+            if not finals:
                 return failures[-1]
         except hypothesis.errors.Flaky:
-            if not timeouts:  # a timeout while shrinking leaves the replay passing: expected
+            if not finals:  # a final violation while shrinking leaves the replay passing
                 raise
-        return timeouts[0] if timeouts else None
+        return finals[0] if finals else None
 
     def _test(
         self,

@@ -18,10 +18,21 @@ import anyio.from_thread
 
 import littleghost as lg
 
-__all__ = ["CallSpy", "CloseSpy", "Stopped", "stop_mid_call", "stop_real_call"]
+__all__ = [
+    "LATE_END_SECONDS",
+    "CallSpy",
+    "CloseSpy",
+    "Stopped",
+    "stop_mid_call",
+    "stop_real_call",
+]
 
 _HANG_RELEASE_SECONDS = 60.0
 """A hanging sync spy's worker thread gives up after this long even if never released."""
+
+LATE_END_SECONDS = 1.0
+"""How long a stopped real call that missed ``cancel_within`` is still awaited, to say how it
+ended: a call that lost its connection was the server dying, not a stop ignored."""
 
 
 class CallSpy:
@@ -106,6 +117,11 @@ class Stopped:
     raised: BaseException | None = None
     seconds: float | None = None  # from the stop to the end, when it ended in time
 
+    @property
+    def error(self) -> BaseException | None:
+        """What the call ended with: the exception raised, or the error result's."""
+        return self.raised if self.result is None else self.result.error
+
 
 async def stop_mid_call(
     tool: lg.Tool,
@@ -180,8 +196,8 @@ async def stop_real_call(
 
     ``stop=None`` relies on the context's own deadline (due ``after`` seconds
     in). ``seconds`` is ``None`` when ``execute`` was still running ``within``
-    seconds after the stop; a call that finished before the stop counts as
-    stopped at once.
+    seconds after the stop (how it ended, if it did within ``LATE_END_SECONDS``
+    more, is kept); a call that finished before the stop counts as stopped at once.
     """
     outcome: dict[str, Any] = {}
     done = anyio.Event()
@@ -191,9 +207,10 @@ async def stop_real_call(
         group.start_soon(_execute, tool, input, context, outcome, done)
         await anyio.sleep(after)
         seconds = await _stop_and_time(stop, within, done)
+        if seconds is None:
+            with anyio.move_on_after(LATE_END_SECONDS):
+                await done.wait()
         group.cancel_scope.cancel()  # whatever still runs is past its time
-    if seconds is None:
-        return Stopped(entered=True)
     return Stopped(entered=True, seconds=seconds, **outcome)
 
 

@@ -23,8 +23,8 @@ from .._engine import describe
 from ..strategies import SchemaError
 from ._options import Options
 from ._report import Check
-from ._rules import show_result
-from ._runner import Violation
+from ._rules import connection_lost, show_result
+from ._runner import ConnectionLost, Violation
 from ._spies import CallSpy, stop_mid_call, stop_real_call
 from ._subject import Subject, execute_within
 
@@ -40,7 +40,7 @@ MORE_STOPPED_INPUTS = 2
 """Generated inputs, beyond the sample, whose real call is also stopped (at ``STOP_MOMENTS[1]``)."""
 
 
-class _BrokenAfterStop(Violation):
+class _BrokenAfterStop(ConnectionLost):
     """The stop itself went fine, but the tool (its connection) no longer answers."""
 
 
@@ -92,19 +92,52 @@ def _stopping(
             if runner.run(_stops_real_call, tool, value, error_type, during, moment, options):
                 runner.run(_still_answers, tool, value, options.call_timeout)
     except Violation as violation:
-        detail = (
-            "a stopped call broke the tool"
-            if isinstance(violation, _BrokenAfterStop)
-            else f"{error_type.__name__} did not propagate"
-        )
-        return subject.failed(name, detail, violation, input=sample)
+        failure = violation
+    else:
+        failure = None
     finally:
         subject.close(tool)
-    what = "cancelled token" if during is not None else "passed deadline"
-    return subject.passed(
-        name,
-        f"a {what} raises {error_type.__name__} before call, and within "
-        f"{options.cancel_within:g} s while call runs",
+    if failure is None:
+        what = "cancelled token" if during is not None else "passed deadline"
+        return subject.passed(
+            name,
+            f"a {what} raises {error_type.__name__} before call, and within "
+            f"{options.cancel_within:g} s while call runs",
+        )
+    if isinstance(failure, ConnectionLost):
+        subject.lost = True
+        died = _dies_unstopped(subject, sample)
+        if died is not None:
+            return subject.failed(name, "the server died", died, input=sample)
+    detail = (
+        "a stopped call broke the tool"
+        if isinstance(failure, _BrokenAfterStop)
+        else f"{error_type.__name__} did not propagate"
+    )
+    return subject.failed(name, detail, failure, input=sample)
+
+
+def _dies_unstopped(subject: Subject, sample: Any) -> Violation | None:
+    """Over a fresh connection, does ``sample`` alone, never stopped, kill the server?
+
+    Then the stop is not to blame for the lost connection: the input is.
+    """
+    if not subject.renew():
+        return None  # not a toolset's tool: nothing to reconnect
+    tool = subject.make()
+    try:
+        result = subject.call(tool, sample)
+    except Violation:
+        return None
+    finally:
+        subject.close(tool)
+    error = result.error
+    if error is None or not connection_lost(error):
+        return None
+    return Violation(
+        "an answer over a working connection",
+        f"the connection closed during the call, with no stop, over a fresh connection "
+        f"(the server died): {describe(error)}",
     )
 
 
@@ -199,6 +232,11 @@ async def _stops_real_call(
         f"{error_type.__name__} within {options.cancel_within:g} s of a stop "
         f"{moment:g} s into the tool's own call"
     )
+    ended = stopped.error
+    if ended is not None and connection_lost(ended):
+        raise ConnectionLost(
+            expected, f"the connection closed during the call (the server died): {describe(ended)}"
+        )
     if stopped.seconds is None:
         raise Violation(expected, f"execute was still running {options.cancel_within:g} s later")
     if stopped.raised is not None and not isinstance(stopped.raised, error_type):
@@ -209,8 +247,12 @@ async def _stops_real_call(
 async def _still_answers(tool: lg.Tool, sample: Any, seconds: float) -> None:
     """After the stops, a fresh call still gets an answer over the same connection."""
     result = await execute_within(tool, sample, None, seconds)
-    if isinstance(result.error, lg.ProviderError):
+    error = result.error
+    if error is not None and (
+        connection_lost(error)
+        or (isinstance(error, lg.ProviderError) and not isinstance(error, lg.ProtocolError))
+    ):
         raise _BrokenAfterStop(
             "the tool to keep answering after a stopped call",
-            f"the next call failed: {describe(result.error)}",
+            f"the next call failed: {describe(error)}",
         )

@@ -16,9 +16,10 @@ from hypothesis.errors import HypothesisException, Unsatisfiable
 
 import littleghost as lg
 
-from .._engine import describe
+from .._engine import coverage_inputs, describe
 from ..strategies import SchemaError, from_schema
 from ._report import Check
+from ._rules import connection_lost
 from ._runner import Failure, Runner, Searched, TimedOut, Violation
 
 __all__ = ["Subject", "close_quietly", "execute_within", "first_drawn", "simplest"]
@@ -32,9 +33,30 @@ class Subject:
     runner: Runner
     label: str | None = None  # the tool's name, in a report that covers a whole toolset
     searched: dict[str, Searched] = field(default_factory=dict[str, Searched])
+    reconnect: Callable[[], tuple[type[lg.Tool], Runner] | None] | None = None
+    """For a toolset's tool: its class and runner over a fresh connection (``None``: gone)."""
+    lost: bool = False
+    """Whether a call lost the connection: the next check needs a fresh one."""
 
     def make(self) -> lg.Tool:
         return self.tool_class(self.runner.options.binding())
+
+    def renew(self) -> bool:
+        """Go on over a fresh connection (a toolset's tool); False when there is none."""
+        fresh = None if self.reconnect is None else self.reconnect()
+        if fresh is None:
+            return False
+        self.tool_class, self.runner = fresh
+        self.lost = False
+        return True
+
+    def call(self, tool: lg.Tool, value: Any) -> lg.ExecutionResult:
+        """``execute`` within ``call_timeout``, noting a lost connection."""
+        result = self.runner.run(
+            execute_within, tool, value, None, self.runner.options.call_timeout
+        )
+        self.lost = self.lost or connection_lost(result.error)
+        return result
 
     def passed(self, name: str, detail: str) -> Check:
         return Check(name, True, detail, tool=self.label)
@@ -80,6 +102,22 @@ class Subject:
     def generated(self, count: int) -> list[Any]:
         """Up to ``count`` more valid inputs, derandomized: the same ones every run."""
         return first_drawn(from_schema(self.tool_class.input_schema), count)
+
+    @functools.cached_property
+    def coverage(self) -> tuple[Any, ...]:
+        """The coverage phase's valid inputs, as ``check`` sends them first.
+
+        Bounds, empty values, enum members, optional keys absent and present:
+        tried before any random input, a bug at a schema's edge is found on
+        every run, at any ``max_examples``.
+        """
+        return tuple(coverage_inputs(self.tool_class.input_schema))
+
+    @property
+    def first_inputs(self) -> tuple[Any, ...]:
+        """What every search of valid inputs tries first: the examples given, then ``coverage``."""
+        given = tuple(self.runner.options.examples)
+        return given + tuple(value for value in self.coverage if value not in given)
 
     @functools.cached_property
     def sample(self) -> Any:

@@ -18,8 +18,15 @@ from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._canaries import Canary, canaries
 from ._options import Options
 from ._report import Check
-from ._rules import INVALID_PREFIX, crash_report, malformed, sanitization_problem, show_result
-from ._runner import Violation
+from ._rules import (
+    INVALID_PREFIX,
+    connection_lost,
+    crash_report,
+    malformed,
+    sanitization_problem,
+    show_result,
+)
+from ._runner import ConnectionLost, Violation
 from ._spies import CallSpy, CloseSpy
 from ._stopping import check_cancellation, check_deadline
 from ._subject import Subject, execute_within
@@ -128,7 +135,8 @@ def check_valid_inputs(subject: Subject) -> Check:
             raise Violation("the input to be accepted: it is valid for the schema", result.content)
         crash = crash_report(result, tool)
         if crash is not None:
-            raise Violation(
+            found = ConnectionLost if connection_lost(result.error) else Violation
+            raise found(
                 "a result, or a deliberate error (a ToolError): the input is valid",
                 f"an error result {result.content[:300]!r} for {crash}",
             )
@@ -214,7 +222,6 @@ def _over_valid_inputs(
     headline: str,
     summary: str,
 ) -> Check:
-    runner, options = subject.runner, subject.runner.options
     try:
         strategy = from_schema(subject.tool_class.input_schema)
     except SchemaError as error:
@@ -223,9 +230,9 @@ def _over_valid_inputs(
     try:
 
         def apply(value: Any) -> None:
-            rule(runner.run(execute_within, tool, value, None, options.call_timeout), tool)
+            rule(subject.call(tool, value), tool)
 
-        failure = subject.search(name, strategy, apply, tuple(options.examples))
+        failure = subject.search(name, strategy, apply, subject.first_inputs)
     finally:
         subject.close(tool)
     if isinstance(failure, Check):
@@ -246,7 +253,7 @@ def check_invalid_inputs(subject: Subject) -> Check:
 
     def rule(broken: InvalidInput) -> None:
         before = spy.calls
-        result = runner.run(execute_within, tool, broken.value, None, options.call_timeout)
+        result = subject.call(tool, broken.value)
         expected = (
             f"an error result starting {INVALID_PREFIX!r} that names {broken.path} "
             f"(it breaks {broken.keyword!r} there)"

@@ -38,11 +38,10 @@ def run_toolset_checks(
     examples: Callable[[str], Sequence[Any]],
 ) -> list[Check]:
     checks: list[Check] = []
-    run = lg.Run()
+    session = _Session(toolset_class, runner)
     try:
-        binding = runner.options.binding().replace(run=run)
         try:
-            classes = runner.run(_discover, toolset_class, binding)
+            classes = session.open()
         except Violation as violation:
             return [_failed("discovery", "discovery failed", violation)]
         if "discovery" in selected:
@@ -53,22 +52,91 @@ def run_toolset_checks(
             ("discovery_deadline", _expired),
         ):
             if name in selected:
-                checks.append(_stopped_discovery(name, toolset_class, runner, binding, stop))
+                checks.append(
+                    _stopped_discovery(name, toolset_class, runner, session.binding, stop)
+                )
+        lost = False
         for tool_class in classes:
-            options = dataclasses.replace(
-                runner.options, binding=lambda: binding, examples=examples(tool_class.tool_name)
-            )
-            subject = Subject(tool_class, Runner(runner.portal, options), tool_class.tool_name)
-            checks += [
-                TOOL_CHECKS[name](subject)
-                for name in TOOL_CHECKS
-                if name in selected and name != "cleanup"
-            ]
+            subject = session.subject(tool_class, examples(tool_class.tool_name))
+            subject.lost = lost  # a connection the tool before lost is renewed first
+            for name in TOOL_CHECKS:
+                if name not in selected or name == "cleanup":
+                    continue
+                if subject.lost and not subject.renew():
+                    checks.append(_unreachable(subject, name, session.unreachable))
+                    continue
+                checks.append(TOOL_CHECKS[name](subject))
+            lost = subject.lost
         if "cleanup" in selected:
             checks.append(_cleanup(toolset_class, runner))
     finally:
-        runner.run(run.aclose)
+        session.close()
     return checks
+
+
+class _Session:
+    """The toolset's tools over one connection, opened afresh once a call lost it.
+
+    Every tool's checks share a connection, as a run's tools do; a tool that
+    kills the server gets its own verdict, and the tools checked after it a
+    new connection (``check`` reconnects alike).
+    """
+
+    def __init__(self, toolset_class: type[Toolset], runner: Runner) -> None:
+        self.toolset_class = toolset_class
+        self.runner = runner
+        self.run = lg.Run()
+        self.binding = runner.options.binding().replace(run=self.run)
+        self.classes: dict[str, type[lg.Tool]] = {}
+        self.unreachable = ""  # why the last reconnection failed
+
+    def open(self) -> list[type[lg.Tool]]:
+        """Discover over a new connection; ``Violation`` if discovery fails."""
+        classes = self.runner.run(_discover, self.toolset_class, self.binding)
+        self.classes = {cls.tool_name: cls for cls in classes}
+        return classes
+
+    def subject(self, tool_class: type[lg.Tool], examples: Sequence[Any]) -> Subject:
+        """The tool, over the current connection (a class per connection)."""
+        name = tool_class.tool_name
+        return Subject(
+            self.classes.get(name, tool_class),
+            self._runner(examples),
+            name,
+            reconnect=lambda: self._reconnect(name, examples),
+        )
+
+    def _runner(self, examples: Sequence[Any]) -> Runner:
+        binding = self.binding
+        options = dataclasses.replace(
+            self.runner.options, binding=lambda: binding, examples=tuple(examples)
+        )
+        return Runner(self.runner.portal, options)
+
+    def _reconnect(self, name: str, examples: Sequence[Any]) -> tuple[type[lg.Tool], Runner] | None:
+        """Close the lost connection, discover over a new one: ``name``'s class and runner."""
+        self.close()
+        self.run = lg.Run()
+        self.binding = self.runner.options.binding().replace(run=self.run)
+        try:
+            self.open()
+        except Violation as violation:
+            self.unreachable = f"discovery failed: {violation.observed}"
+            return None
+        tool_class = self.classes.get(name)
+        if tool_class is None:
+            self.unreachable = f"the server no longer lists {name}"
+            return None
+        return tool_class, self._runner(examples)
+
+    def close(self) -> None:
+        self.runner.run(self.run.aclose)
+
+
+def _unreachable(subject: Subject, name: str, why: str) -> Check:
+    """A check that cannot run: the server died, and reconnecting failed."""
+    violation = Violation("a fresh connection after the server died", why)
+    return subject.failed(name, "the server could not be reached again", violation)
 
 
 async def _discover(toolset_class: type[Toolset], binding: lg.Binding) -> list[type[lg.Tool]]:

@@ -53,6 +53,15 @@ class LeakyTool(LookupTool):
         return result
 
 
+class MidLeakyTool(LeakyTool):
+    """Leaks like LeakyTool, for articles 600 to 899: at no edge of the schema."""
+
+    async def call(self, input: Any) -> Any:
+        if 600 <= input["article"] < 900:
+            raise RuntimeError("database password is hunter2")
+        return await LookupTool.call(self, input)
+
+
 class UncheckedTool(LookupTool):
     """Breaks validation: calls straight through, whatever the input."""
 

@@ -116,6 +116,7 @@ def test_a_failure_is_shown_once(pytester: pytest.Pytester) -> None:
 
 PROFILE_SUITE = """
 from hypothesis import settings
+from littleghost_testing._engine import coverage_inputs
 
 calls = []
 
@@ -140,9 +141,10 @@ class TestExplicit(ToolContract):
 
 
 def test_zz_budgets():
-    # valid_inputs and error_sanitization's search (injected failures never reach call),
-    # for each class, on asyncio and trio
-    assert len(calls) == 2 * (3 + 3 + 7 + 7), len(calls)
+    # valid_inputs and error_sanitization's search (injected failures never reach call):
+    # the coverage inputs, then the budget's, for each class, on asyncio and trio
+    first = len(coverage_inputs(Counted.input_schema))
+    assert len(calls) == 2 * (4 * first + 3 + 3 + 7 + 7), len(calls)
 """
 
 
@@ -160,3 +162,33 @@ def test_unset_options_take_the_active_hypothesis_profile(pytester: pytest.Pytes
     finally:
         settings.load_profile(previous)  # the inner suite ran in this process and loaded "tiny"
     result.assert_outcomes(passed=9)
+
+
+BACKEND_SUITE = """
+from littleghost_testing.contracts import ToolContract
+
+
+class TestLookup(ToolContract):
+    tool_class = None  # collected only: the backends are what is looked at
+"""
+
+
+def test_the_contract_tests_run_on_every_installed_backend_unless_a_conftest_picks(
+    pytester: pytest.Pytester,
+) -> None:
+    """What docs/contracts.md says: anyio's own ``anyio_backend`` gives asyncio and trio."""
+    pytester.makepyfile(test_backends=BACKEND_SUITE)
+    listed = pytester.runpytest_subprocess("--collect-only", "-q", "-k", "test_schema")
+    listed.stdout.fnmatch_lines(
+        [
+            "test_backends.py::TestLookup::test_schema[[]asyncio[]]",
+            "test_backends.py::TestLookup::test_schema[[]trio[]]",
+        ]
+    )
+    pytester.makeconftest(
+        "import pytest\n\n\n@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'\n"
+    )
+    picked = pytester.runpytest_subprocess("--collect-only", "-q", "-k", "test_schema")
+    picked.stdout.fnmatch_lines(
+        ["test_backends.py::TestLookup::test_schema", "1/* tests collected*"]
+    )

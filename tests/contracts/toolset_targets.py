@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Annotated, Any, ClassVar
 
 import anyio
 import mcp
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.message import SessionMessage
+from pydantic import Field
 
 import littleghost as lg
-from littleghost.mcp import Toolset
+from littleghost.mcp import Toolset, client
 from littleghost_testing.fake_server import FakeMCPServer
 from littleghost_testing.fake_server._memory import MemoryTransport
 
@@ -189,3 +191,41 @@ class CrashingDeskTools(Toolset):
 
     def client(self, binding: lg.Binding) -> mcp.Client:
         return mcp.Client(crashing_desk)
+
+
+PLANTED_SERVER = Path(__file__).with_name("planted_stdio_server.py")
+
+
+class PlantedStdioTools(Toolset):
+    """planted_stdio_server.py over stdio: a planted bug per tool, two correct tools last."""
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        return client([sys.executable, str(PLANTED_SERVER)], stderr=lambda line: None)
+
+
+class OnceStdioTools(PlantedStdioTools):
+    """The planted server, which cannot be started again once it died."""
+
+    started: ClassVar[list[int]] = []
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        self.started.append(1)
+        if len(self.started) == 1:
+            return super().client(binding)
+        return client([sys.executable, "-c", "raise SystemExit(3)"], stderr=lambda line: None)
+
+
+boundary_desk = MCPServer("boundary-desk", log_level="CRITICAL")
+
+
+@boundary_desk.tool(description="List the books matching a query.")
+def list_books(query: str, limit: Annotated[int, Field(ge=1, le=50)] = 10) -> str:
+    books = [f"Book {number}" for number in range(1, 50)]  # bug: 49 books, limit allows 50
+    return f"{books[limit - 1]} and more"
+
+
+class BoundaryDeskTools(Toolset):
+    """In process: a crash at the schema's maximum only, the bug random draws rarely hit."""
+
+    def client(self, binding: lg.Binding) -> mcp.Client:
+        return mcp.Client(boundary_desk)

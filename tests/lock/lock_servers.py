@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp.server.mcpserver import MCPServer
+from mcp_types import ToolAnnotations
+
 from littleghost_testing.fake_server import FakeMCPServer
 
 READ_ONLY = {"readOnlyHint": True}
@@ -62,3 +65,69 @@ compatible_after = _server(
     {"search": {"schema": _object({"query": {"type": "string"}, "limit": {"type": "integer"}})}}
 )
 lint = _server({"9lives": {"schema": _object({"a": {"type": "string"}})}})
+zod = _server(
+    {
+        "search": {
+            "schema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"url": {"type": "string", "format": "uri"}},
+                "required": ["url"],
+            }
+        }
+    }
+)
+"""A tool as a TypeScript SDK server lists it (zod's ``$schema``), valid for every provider
+but Gemini; its ``format: uri`` Gemini takes."""
+
+# -- an upgrade as mcp-server-git's: a hand-written schema, then an ``MCPServer`` (issue 29.7)
+
+_LOG_SCHEMA = _object(
+    {"repo_path": {"type": "string"}, "max_count": {"type": "integer", "default": 10}},
+    ["repo_path"],
+)
+git_before = _server(
+    {
+        "git_log": {"schema": _LOG_SCHEMA, "description": "Shows the commit logs"},
+        "git_show": {"schema": _LOG_SCHEMA, "description": "Shows the contents of a commit"},
+    }
+)
+"""Read-only, as ``git_after`` is with every other hint at MCP's default."""
+git_before_unannotated = FakeMCPServer("git")
+git_before_unannotated.tool(
+    name="git_status", description="Shows the working tree status", input_schema=_object({})
+)(lambda **arguments: "ok")
+"""A tool with no annotations at all: every hint is MCP's default."""
+
+git_after = MCPServer("git", log_level="CRITICAL")
+_DEFAULTS = ToolAnnotations(
+    read_only_hint=True, destructive_hint=True, idempotent_hint=False, open_world_hint=True
+)
+"""Every hint but readOnlyHint (as before) made explicit at MCP's default: no change."""
+
+
+@git_after.tool(annotations=_DEFAULTS, structured_output=False)
+def git_log(repo_path: str, max_count: int = 10) -> str:
+    """Shows the commit logs"""
+    return repo_path
+
+
+@git_after.tool(annotations=_DEFAULTS, structured_output=False)
+def git_show(repo_path: str, max_count: int = 10) -> str:
+    """Shows the contents of a commit, or of a file or directory given as <revision>:<path>"""
+    return repo_path
+
+
+git_after_annotated = FakeMCPServer("git")
+git_after_annotated.tool(
+    name="git_status",
+    description="Shows the working tree status",
+    input_schema=_object({}),
+    annotations={"readOnlyHint": True, "destructiveHint": False, "openWorldHint": True},
+)(lambda **arguments: "ok")
+"""Annotated for the first time, trusted more than the defaults: readOnlyHint, destructiveHint."""
+
+# -- hostile texts for a lock reviewed as a git diff, and for diff's JUnit report (issue 30)
+
+hidden = _server({"lookup": {"description": "Look up \u202egnp.exe\u202c a topic.\u200b"}})
+control_name = _server({"look\x1bup\x07": {}})

@@ -150,10 +150,44 @@ def test_bad_targets_are_refused() -> None:
         from_target(42)  # type: ignore[arg-type]
     with pytest.raises(TargetError, match="is not a URL"):
         from_target("not a target")
-    with pytest.raises(
-        TargetError, match=r"cannot discover the tools of http://127\.0\.0\.1:1/mcp"
-    ):
-        from_target("http://127.0.0.1:1/mcp", timeout=2).parametrize()
+    down = from_target("http://127.0.0.1:1/mcp", timeout=2)
+    mark = down.parametrize()  # a server that is down is no error at collection...
+    [param] = mark.mark.args[1]  # type: ignore[attr-defined]
+    assert param.id == "unreachable"  # ...but one item that fails with the reason
+    [case] = param.values
+    assert case.reason.startswith("cannot discover the tools of http://127.0.0.1:1/mcp: ")
+
+
+DOWN_SERVER_TESTS = """
+import sys
+
+import littleghost_testing
+
+down = littleghost_testing.from_target([sys.executable, "-c", "raise SystemExit(3)"], timeout=20)
+
+
+@down.parametrize()
+def test_tool(case):
+    assert case.tool_name  # never reached: the item fails before its body runs
+
+
+def test_unrelated():
+    assert True
+"""
+
+
+def test_a_server_that_is_down_fails_its_own_item_and_nothing_else(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(test_down=DOWN_SERVER_TESTS, test_other="def test_other():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_tool[[]unreachable[]] _*",
+            "cannot discover the tools of * -c 'raise SystemExit(3)': ConnectionClosed: *",
+        ]
+    )
 
 
 class DeskTools(Toolset):
