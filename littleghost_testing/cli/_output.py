@@ -88,8 +88,6 @@ def write_read_plan(reads: ReadPlan, out: TextIO) -> None:
 
 def _planned_requests(subject: str, inputs: Sequence[Any]) -> str:
     """``read help://a, help://b`` or ``get 3 times with 1 argument, 3 times with 2 arguments``."""
-    if not inputs:
-        return "nothing to send (no answer to the completion requests in time)"
     if subject != "prompt":
         return "read " + ", ".join(visible(str(uri)) for uri in inputs)
     counts: dict[int, int] = {}
