@@ -1,4 +1,4 @@
-"""``littleghost check`` and ``littleghost call``: the commands, their exit statuses.
+"""``littleghost check``, ``call``, ``read``, ``get``, ``lock``, ``diff``, ``lint``: the commands.
 
 Exit status of ``check``: 0 no violations, 1 violations, 2 a usage or
 connection error (one line on stderr), 5 nothing checked (no tools, or every
