@@ -147,14 +147,17 @@ class ReadPlan:
 
 
 async def list_reads(session: ReadSession, options: FuzzOptions) -> ReadPlan:
-    """What ``check_reads`` would read and send, sending no read (completions are asked).
+    """What ``check_reads`` would read and send, sending no read (completions are asked,
+    within one timeout per subject).
 
     Raises ``ConnectFailed`` when the server cannot be reached.
     """
     report = ServerReport("")
     reads: list[PlannedRead] = []
     for readable in await _discover(session, options, report):
-        completions = Completions(await session.client(), session.seconds)
+        # One --timeout for each subject's completions, as a read of it would have.
+        deadline = time.monotonic() + session.seconds
+        completions = Completions(await session.client(), session.seconds, deadline=deadline)
         attempts = await readable.attempts(completions)
         if completions.broke:
             session.drop()

@@ -121,3 +121,15 @@ def test_a_wide_template_is_read_in_linear_time() -> None:
     names = variables(template)
     assert time.process_time() - started < 2  # 8 s when each name was looked up in a list
     assert len(names) == 40_000 and names[:2] == ["v0", "v1"]
+
+
+def test_a_dry_run_asks_completions_within_one_timeout_per_template(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    events = tmp_path / "events"
+    started = time.monotonic()
+    code, out, _ = run(capsys, "check", "--dry-run", "--timeout", "1", *_server(events, 20, 2, 5))
+    assert time.monotonic() - started < 6  # 40 s of completions without the bound
+    assert code == 0
+    assert "resource template wide://t/{v0}/" in out
+    assert [event for event in _events(events) if event.startswith("read ")] == []
