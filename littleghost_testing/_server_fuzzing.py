@@ -327,9 +327,7 @@ class FuzzCase:
 
     def _explain(self, report: ToolReport, severity: str) -> str:
         """``lookup on desk: 2 violations in 26 calls``, then each finding as the CLI shows it."""
-        target = self.server._connector.target  # pyright: ignore[reportPrivateUsage]
-        words = target.connect_words if target is not None else None
-        lines = details(report, _reproduce(words, self.server.label))
+        lines = details(report, _reproduce(self.server))
         distinct = (
             report.distinct_violations if severity == "violation" else report.distinct_warnings
         )
@@ -367,7 +365,7 @@ class ReadCase:
             report.distinct_violations if severity == "violation" else report.distinct_warnings
         )
         header = f"{self.subject} {self.name} on {self.server.label}: {plural(distinct, severity)}"
-        return "\n".join([header, *details(report, lambda tool, value: "")])
+        return "\n".join([header, *details(report, _reproduce(self.server))])
 
 
 @dataclass(frozen=True)
@@ -405,10 +403,13 @@ def _broke(report: ToolReport) -> bool:
     return report.crashed or any(group.example.kind == "timeout" for group in report.groups)
 
 
-def _reproduce(words: Callable[..., list[str]] | None, label: str) -> Callable[[str, Any], str]:
-    if words is not None:
-        return reproduce(words)
-    return lambda tool, value: f"call {tool} on {label} with that input"
+def _reproduce(server: FuzzedServer) -> Callable[[str, Any, str], str]:
+    """The ``littleghost call`` (``read``, ``get``) line of a finding, or where it was sent."""
+    target = server._connector.target  # pyright: ignore[reportPrivateUsage]
+    if target is not None:
+        return reproduce(target.connect_words)
+    label = server.label
+    return lambda name, value, command="call": f"{command} {name} on {label} with that input"
 
 
 class _Connection:

@@ -243,7 +243,7 @@ def from_config(
         label=f"{server_name} ({inner.label})",
         kind=inner.kind,
         positional=None,
-        options=("--config", str(path), "--server", server_name)
+        options=("--config", str(path.absolute()), "--server", server_name)
         + (("--inherit-tmpdir",) if inherit_tmpdir else ()),
         command=(),
         _connect=inner._connect,
@@ -266,7 +266,9 @@ def _stdio(
     for key, value in env.items():
         options += ["--env", f"{key}={_env_shown(key, value)}"]
     if cwd is not None:
-        options += ["--cwd", str(cwd)]
+        # Absolute: a repro line pasted in another folder still runs the server where it ran.
+        cwd = os.path.abspath(cwd)
+        options += ["--cwd", cwd]
     if inherit_tmpdir:
         options.append("--inherit-tmpdir")
 

@@ -87,7 +87,8 @@ class Finding:
 
     ``valid`` says whether the input followed the inputSchema; ``keyword``
     and ``path`` name the constraint an invalid input breaks (``None`` for a
-    valid one). ``input`` is JSON; ``duration`` is the call's seconds.
+    valid one). ``input`` is JSON; ``duration`` is the call's seconds. ``fix``
+    says how the server's code would answer right, where that is known.
     """
 
     kind: str
@@ -99,6 +100,7 @@ class Finding:
     observed: str
     duration: float
     severity: Severity = "violation"
+    fix: str | None = None
 
     @property
     def group(self) -> tuple[str, str | None]:
@@ -121,6 +123,7 @@ class Finding:
             "expected": self.expected,
             "observed": self.observed,
             "duration": round(self.duration, 6),
+            "fix": self.fix,
         }
 
 

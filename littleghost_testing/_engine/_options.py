@@ -10,13 +10,27 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["DEFAULT_SHRINK_BUDGET", "DEFAULT_TIMEOUT", "FuzzOptions"]
+__all__ = [
+    "DEFAULT_SHRINK_BUDGET",
+    "DEFAULT_TIMEOUT",
+    "PROMPT_INPUTS",
+    "TEMPLATE_INPUTS",
+    "FuzzOptions",
+]
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds one call may take before it is a ``timeout`` finding."""
 
 DEFAULT_SHRINK_BUDGET = 10.0
 """Seconds per tool that shrinking findings may spend calling the server."""
+
+PROMPT_INPUTS = "prompt:"
+"""An ``inputs`` key ``prompt:NAME`` holds argument sets for the prompt ``NAME``."""
+
+TEMPLATE_INPUTS = "resource:"
+"""An ``inputs`` key ``resource:URI_TEMPLATE`` holds variable values for that template."""
+
+_READ_INPUTS = (PROMPT_INPUTS, TEMPLATE_INPUTS)
 
 _NAMED = 5
 """Unknown tool names an error names one by one; it counts the rest."""
@@ -32,7 +46,9 @@ class FuzzOptions:
     server's tool name). ``include``/``exclude`` are globs on the server's tool
     names; they narrow the selection, never widen it past ``allow_side_effects``.
     ``strict`` makes ``ignored_unknown_property`` a violation. ``inputs`` maps
-    a tool name to inputs known to work, tried after the schema's own examples.
+    a tool name to inputs known to work, tried after the schema's own examples;
+    ``prompt:NAME`` to a prompt's argument sets and ``resource:URI_TEMPLATE``
+    to a template's variable values (objects of strings), tried first.
     ``max_failures`` (violations, not warnings) is for the caller to enforce:
     ``on_call`` sees ``ToolReport.violations_so_far`` after every call, and
     ``should_stop`` ends the tool before its next call. ``hypothesis_database`` is a folder for
@@ -78,6 +94,8 @@ class FuzzOptions:
                     raise TypeError(
                         f"inputs[{name!r}][{position}] must be an object, not {value!r}"
                     )
+                if name.startswith(_READ_INPUTS):
+                    _strings(f"inputs[{name!r}][{position}]", value)
         for option in ("include", "exclude"):
             patterns = getattr(self, option)
             if isinstance(patterns, str):
@@ -99,7 +117,11 @@ class FuzzOptions:
         """
         parts = []
         for option in ("inputs", "tool_timeouts"):
-            unknown = [name for name in getattr(self, option) if name not in names]
+            unknown = [
+                name
+                for name in getattr(self, option)
+                if name not in names and not name.startswith(_READ_INPUTS)
+            ]
             if unknown:
                 shown = ", ".join(_with_close_match(name, names) for name in unknown[:_NAMED])
                 if len(unknown) > _NAMED:
@@ -131,6 +153,13 @@ def _seconds(name: str, value: Any, *, zero: bool = False) -> None:
         raise TypeError(f"{name} must be a number of seconds, not {value!r}")
     if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
         raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
+
+
+def _strings(where: str, values: Mapping[Any, Any]) -> None:
+    """MCP types a prompt's arguments and a template's variables as strings."""
+    for key, value in values.items():
+        if not isinstance(value, str):
+            raise TypeError(f"{where}[{key!r}] must be a string, not {value!r}")
 
 
 def _with_close_match(name: str, names: Collection[str]) -> str:

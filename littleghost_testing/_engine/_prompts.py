@@ -1,19 +1,22 @@
 """Prompts as ``check`` gets them: with generated arguments, and what to check in the messages.
 
-Each prompt is got with its required arguments only (optional ones absent),
-then, when it has optional ones, with every argument present. Values are the
-server's completions, then generated strings (``_read_values``), one round
-of values per get; a round stops at its first success.
+Each prompt is got with each set of arguments the user gave (``--inputs``),
+then with its required arguments only (optional ones absent), then, when it
+has optional ones, with every argument present. Values are those the server
+offered (its listing, its completions), then generated strings
+(``_read_values``), one round of values per get; a round stops at its first
+success.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import mcp
 import mcp_types as types
 
+from ._completions import Completions
 from ._read_session import Attempt
 from ._read_values import base64_problem, candidates, rounds
 
@@ -33,15 +36,26 @@ def getter(name: str) -> Callable[[mcp.Client, Any], Awaitable[types.GetPromptRe
 
 
 async def prompt_attempts(
-    client: mcp.Client, prompt: types.Prompt, seconds: float
+    completions: Completions,
+    prompt: types.Prompt,
+    *,
+    offered: Mapping[str, Sequence[str]],
+    given: Sequence[Mapping[str, Any]],
 ) -> list[Attempt]:
-    """Required arguments only, then every argument (when some are optional)."""
+    """Each ``given`` set of arguments, required arguments only, then every argument (when
+    some are optional)."""
+    attempts = [
+        Attempt(dict(arguments), generated=False, round=f"given {number}")
+        for number, arguments in enumerate(given)
+    ]
     declared = [argument for argument in prompt.arguments or [] if argument.name]
     names = list(dict.fromkeys(argument.name for argument in declared))
     required = list(dict.fromkeys(argument.name for argument in declared if argument.required))
     ref = types.PromptReference(name=prompt.name)
-    values = {name: await candidates(client, ref, name, seconds=seconds) for name in names}
-    attempts = [
+    values = {
+        name: await candidates(completions, ref, name, offered.get(name, ())) for name in names
+    }
+    attempts += [
         Attempt(chosen, generated=bool(required), round=REQUIRED_ONLY)
         for chosen in rounds(required, values)
     ]

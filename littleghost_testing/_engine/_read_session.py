@@ -18,9 +18,12 @@ from typing import Any, Generic, TypeVar
 import anyio
 import mcp
 
-from littleghost.mcp import MalformedMessage, Toolset, translate_error
+import littleghost as lg
+from littleghost.mcp import ConnectionClosed, MalformedMessage, Toolset, translate_error
 
-__all__ = ["Attempt", "ConnectFailed", "Listed", "ReadSession", "list_pages"]
+from ._findings import describe
+
+__all__ = ["Attempt", "ConnectFailed", "Listed", "ReadSession", "connection_fault", "list_pages"]
 
 T = TypeVar("T")
 
@@ -29,10 +32,11 @@ T = TypeVar("T")
 class Attempt:
     """One ``resources/read`` (``input`` is the URI) or ``prompts/get`` (the arguments).
 
-    ``generated`` says the request holds values ``check`` made up (a
-    template's variables, a prompt's arguments): the server may refuse those
-    with "invalid params" or "not found". Attempts of one ``round`` stop at
-    the first success.
+    ``generated`` says the request holds values ``check`` chose (a template's
+    variables, a prompt's arguments: made up, or offered by the server's
+    completions): the server may refuse those, and a refusal is no finding.
+    Values the user gave (``--inputs``) and listed URIs are not generated.
+    Attempts of one ``round`` stop at the first success.
     """
 
     input: Any
@@ -119,3 +123,15 @@ async def list_pages(
             raise MalformedMessage(f"{what}: a repeated pagination cursor (endless pagination)")
         cursors.add(cursor)
     raise MalformedMessage(f"{what}: more than max_pages ({Toolset.max_pages}) pages")
+
+
+def connection_fault(error: BaseException) -> tuple[str, str, str]:
+    """A request that failed without an answer: the finding's kind, expected and observed."""
+    expected = "an answer over a working connection"
+    if isinstance(error, ConnectionClosed):
+        return "crash", expected, str(error)
+    if isinstance(error, lg.ProtocolError):
+        return "malformed_result", "an answer that follows the protocol", str(error)
+    if isinstance(error, lg.ProviderError):
+        return "transport_error", expected, str(error)
+    return "malformed_result", "an answer littleghost can read", describe(error)

@@ -1,8 +1,10 @@
 """Values for what ``check`` reads: a template's variables and a prompt's arguments.
 
-MCP types them as strings and says nothing more, so a server's completion
-(``completion/complete``) is asked first, when it offers completions; then
-fixed generated strings follow. Every run tries the same values, in order.
+MCP types them as strings and says nothing more, so the values the server
+itself offered come first: those its resource listing shows (``docs://books/7``
+gives ``book_id`` the value ``7``), then its completions
+(``completion/complete``, ``_completions``), then fixed generated strings.
+Every run tries the same values, in order.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ import base64
 import binascii
 from collections.abc import Mapping, Sequence
 
-import anyio
-import mcp
 import mcp_types as types
+
+from ._completions import Completions
 
 __all__ = ["GENERATED_VALUES", "MAX_VALUES_TRIED", "base64_problem", "candidates", "rounds"]
 
@@ -21,27 +23,22 @@ GENERATED_VALUES = ("example", "1", "test")
 """Values tried for a variable or argument after the server's own completions."""
 
 MAX_VALUES_TRIED = 3
-"""Values tried per variable or argument, completions first: at most this many requests
-per template, and per argument set of a prompt."""
+"""Values tried per variable or argument, the server's first: at most this many requests
+per template, and per argument set of a prompt, besides the values the user gave."""
 
 
 async def candidates(
-    client: mcp.Client,
+    completions: Completions,
     ref: types.ResourceTemplateReference | types.PromptReference,
     argument: str,
-    *,
-    seconds: float,
+    offered: Sequence[str] = (),
 ) -> list[str]:
-    """The values to try for ``argument``: the server's completions (if it offers them), then
-    ``GENERATED_VALUES``; ``MAX_VALUES_TRIED`` at most, each once."""
-    values: list[str] = []
-    if client.server_capabilities.completions is not None:
-        try:
-            with anyio.fail_after(seconds):
-                completed = await client.complete(ref, {"name": argument, "value": ""})
-            values = [value for value in completed.completion.values if isinstance(value, str)]
-        except Exception:  # no completion for it: generated values still get a read
-            values = []
+    """The values to try for ``argument``: those the server ``offered`` in its listings, its
+    completions (asked only while they may add one), then ``GENERATED_VALUES``;
+    ``MAX_VALUES_TRIED`` at most, each once."""
+    values = list(dict.fromkeys(offered))[:MAX_VALUES_TRIED]
+    if len(values) < MAX_VALUES_TRIED:
+        values += await completions.values(ref, argument)
     unique = list(dict.fromkeys([*values[:MAX_VALUES_TRIED], *GENERATED_VALUES]))
     return unique[:MAX_VALUES_TRIED]
 

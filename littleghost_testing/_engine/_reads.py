@@ -17,18 +17,19 @@ called on, reopened by its owner once it broke (``_read_session``).
 ``list_reads`` says what would be sent, sending no read; ``read_catalog``
 lists everything for a lock.
 
-Values ``check`` made up may be refused: "invalid params" (-32602) or
-"resource not found" (-32002) are the protocol's refusals, an answer. Any
-other error for made-up values counts only when no value of its round worked,
-bar a crash report, which counts whatever the others answered.
+Values ``check`` chose (made up, or offered by the server's completions) may
+be refused, with any error: that is an answer, and no finding (``unexercised``
+when nothing worked), bar a crash report, which counts whatever the others
+answered. Values the user gave (``--inputs``, keys ``prompt:NAME`` and
+``resource:URI_TEMPLATE``) must work, as a listed resource must.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypedDict, cast
 
 import anyio
@@ -38,20 +39,28 @@ from pydantic import ValidationError
 
 import littleghost as lg
 from littleghost.mcp import (
-    ConnectionClosed,
     JSONRPCError,
     MalformedMessage,
     Toolset,
     translate_error,
 )
 
+from ._completions import MAX_COMPLETION_REQUESTS, Completions
 from ._crashes import read_crash
 from ._findings import KINDS, Finding, FindingGroup, ServerReport, Subject, ToolReport, describe
 from ._leaks import find_leak
-from ._options import FuzzOptions
+from ._options import PROMPT_INPUTS, TEMPLATE_INPUTS, FuzzOptions
 from ._prompts import getter, messages_problem, prompt_attempts
-from ._read_session import Attempt, ConnectFailed, Listed, ReadSession, list_pages
+from ._read_session import (
+    Attempt,
+    ConnectFailed,
+    Listed,
+    ReadSession,
+    connection_fault,
+    list_pages,
+)
 from ._resources import contents_problem, read, template_attempts
+from ._uri_templates import match
 
 __all__ = [
     "MAX_LOCKED_READS",
@@ -77,10 +86,19 @@ RESOURCE_NOT_FOUND = -32002
 """The JSON-RPC error code MCP gives a read of a resource that does not exist."""
 
 REFUSAL_CODES = frozenset({types.INVALID_PARAMS, RESOURCE_NOT_FOUND})
-"""Error codes that refuse values ``check`` made up: an answer, not a finding."""
+"""The protocol's refusals: an error under these codes is deliberate, never read as a crash."""
 
 MAX_SHOWN_CHARS = 200
 """How much of an error text a finding quotes."""
+
+TEMPLATE_FIX = (
+    "a template that raises for a value it does not know answers -32603, as for a crash; "
+    "raise the SDK's ResourceNotFoundError (mcp.server.mcpserver.exceptions) instead: "
+    "MCPServer then answers 'not found' (-32602), a refusal"
+)
+"""The fix of a template read answered with an internal error (-32603, or FastMCP's 0)."""
+
+_INTERNAL_CODES = frozenset({types.INTERNAL_ERROR, 0})
 
 Answer = Literal["success", "jsonrpc_error", "none"]
 
@@ -91,7 +109,7 @@ class _Readable:
 
     subject: Subject
     name: str
-    attempts: Callable[[mcp.Client, float], Awaitable[list[Attempt]]]
+    attempts: Callable[[Completions], Awaitable[list[Attempt]]]
     send: Callable[[mcp.Client, Any], Awaitable[Any]]
     problem: Callable[[Any], str | None]
     method: str
@@ -99,15 +117,15 @@ class _Readable:
 
 @dataclass
 class _Sent:
-    """One request's answer: findings now, and one that counts only if its round fails."""
+    """One request's answer: its findings, and what the server said when it refused."""
 
     answer: Answer
     findings: list[Finding] = field(default_factory=list[Finding])
-    pending: Finding | None = None
     ends_round: bool = False
     broke: bool = False
     crashed: bool = False
     said: str | None = None
+    fix: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,18 +147,20 @@ class ReadPlan:
 
 
 async def list_reads(session: ReadSession, options: FuzzOptions) -> ReadPlan:
-    """What ``check_reads`` would read and send, sending no read (completions are asked).
+    """What ``check_reads`` would read and send, sending no read (completions are asked,
+    within one timeout per subject).
 
     Raises ``ConnectFailed`` when the server cannot be reached.
     """
     report = ServerReport("")
     reads: list[PlannedRead] = []
     for readable in await _discover(session, options, report):
-        try:
-            with anyio.fail_after(session.seconds):
-                attempts = await readable.attempts(await session.client(), session.seconds)
-        except TimeoutError:
-            attempts = []  # the read itself would time out and say so
+        # One --timeout for each subject's completions, as a read of it would have.
+        deadline = time.monotonic() + session.seconds
+        completions = Completions(await session.client(), session.seconds, deadline=deadline)
+        attempts = await readable.attempts(completions)
+        if completions.broke:
+            session.drop()
         inputs = tuple(attempt.input for attempt in attempts)
         reads.append(PlannedRead(readable.subject, readable.name, inputs))
     return ReadPlan(reads, [*report.resources, *report.prompts], report.notes)
@@ -179,7 +199,7 @@ async def check_reads(
         checked.called = True
         reports.append(checked)  # in place: an interrupted read keeps what came before
         try:
-            await _check(session, readable, options.timeout, checked, stopped)
+            await _check(session, readable, options.timeout, checked, stopped, deadline)
         except ConnectFailed as error:
             lost = f"reconnecting failed: {error}"
             checked.notes.append(lost)
@@ -246,7 +266,7 @@ class _Listing:
     kind: Literal["resources", "prompts"]
     fetch: Callable[[mcp.Client, str | None], Awaitable[Any]]
     items_of: Callable[[Any], Any]
-    readable: Callable[[Any], _Readable]
+    readable: Callable[[Any, _Known], _Readable]
 
     def wanted(self, options: FuzzOptions, capabilities: types.ServerCapabilities) -> bool:
         """Switched on (``--no-resources``, ``--no-prompts``) and offered by the server."""
@@ -258,23 +278,71 @@ class _Listing:
         return offer is not None
 
 
+@dataclass(frozen=True)
+class _Known:
+    """Values known before any read: those the server's listings show, and the user's."""
+
+    offered: dict[str, list[str]]
+    """Variable name -> values, read out of listed URIs that a template makes."""
+    inputs: Mapping[str, Sequence[Mapping[str, Any]]]
+    """``FuzzOptions.inputs``: ``prompt:NAME`` and ``resource:URI_TEMPLATE`` keys are ours."""
+
+
 async def _discover(
     session: ReadSession, options: FuzzOptions, report: ServerReport
 ) -> list[_Readable]:
     """Every readable, resources (static, then templates) before prompts; listing failures
     become findings in ``report``."""
     capabilities = (await session.client()).server_capabilities
-    readables: list[_Readable] = []
+    listed: list[tuple[_Listing, list[Any]]] = []
     for listing in _LISTINGS:
         if listing.wanted(options, capabilities):
-            listed = await _listing(session, report, listing)
-            readables += [listing.readable(item) for item in listed.items]
-            if listed.more:
+            found = await _listing(session, report, listing)
+            listed.append((listing, found.items))
+            if found.more:
                 report.notes.append(
                     f"only the first {MAX_READ_SUBJECTS} {listing.what} were read "
                     "(MAX_READ_SUBJECTS)"
                 )
-    return readables
+    items = {listing.method: found for listing, found in listed}
+    resources = items.get("resources/list", [])
+    templates = items.get("resources/templates/list", [])
+    known = _Known(_offered(resources, templates), options.inputs)
+    report.notes += _unused_inputs(options, items)
+    return [listing.readable(item, known) for listing, found in listed for item in found]
+
+
+def _offered(
+    resources: Sequence[types.Resource], templates: Sequence[types.ResourceTemplate]
+) -> dict[str, list[str]]:
+    """Each variable's values in the listed URIs its templates make, in listing order."""
+    offered: dict[str, dict[str, None]] = {}
+    for template in templates:
+        for resource in resources:
+            values = match(template.uri_template, str(resource.uri))
+            for name, value in (values or {}).items():
+                offered.setdefault(name, {})[value] = None
+    return {name: list(values) for name, values in offered.items()}
+
+
+def _unused_inputs(options: FuzzOptions, items: Mapping[str, list[Any]]) -> list[str]:
+    """A note per ``prompt:`` or ``resource:`` key of the inputs that names nothing listed."""
+    listed = {
+        PROMPT_INPUTS: (
+            "prompts/list",
+            {prompt.name for prompt in items.get("prompts/list", [])},
+        ),
+        TEMPLATE_INPUTS: (
+            "resources/templates/list",
+            {template.uri_template for template in items.get("resources/templates/list", [])},
+        ),
+    }
+    notes: list[str] = []
+    for key in options.inputs:
+        for prefix, (method, names) in listed.items():
+            if key.startswith(prefix) and method in items and key[len(prefix) :] not in names:
+                notes.append(f"inputs for {key!r} not used: {method} does not list it")
+    return notes
 
 
 async def _listing(session: ReadSession, report: ServerReport, listing: _Listing) -> Listed[Any]:
@@ -314,18 +382,20 @@ async def _listing(session: ReadSession, report: ServerReport, listing: _Listing
         return Listed([])
 
 
-def _resource(resource: types.Resource) -> _Readable:
+def _resource(resource: types.Resource, known: _Known) -> _Readable:
     uri = str(resource.uri)
 
-    async def attempts(client: mcp.Client, seconds: float) -> list[Attempt]:
+    async def attempts(completions: Completions) -> list[Attempt]:
         return [Attempt(uri, generated=False)]
 
     return _Readable("resource", uri, attempts, read, contents_problem, "resources/read")
 
 
-def _template(template: types.ResourceTemplate) -> _Readable:
-    async def attempts(client: mcp.Client, seconds: float) -> list[Attempt]:
-        return await template_attempts(client, template, seconds)
+def _template(template: types.ResourceTemplate, known: _Known) -> _Readable:
+    given = known.inputs.get(TEMPLATE_INPUTS + template.uri_template, ())
+
+    async def attempts(completions: Completions) -> list[Attempt]:
+        return await template_attempts(completions, template, offered=known.offered, given=given)
 
     return _Readable(
         "resource template",
@@ -337,9 +407,11 @@ def _template(template: types.ResourceTemplate) -> _Readable:
     )
 
 
-def _prompt(prompt: types.Prompt) -> _Readable:
-    async def attempts(client: mcp.Client, seconds: float) -> list[Attempt]:
-        return await prompt_attempts(client, prompt, seconds)
+def _prompt(prompt: types.Prompt, known: _Known) -> _Readable:
+    given = known.inputs.get(PROMPT_INPUTS + prompt.name, ())
+
+    async def attempts(completions: Completions) -> list[Attempt]:
+        return await prompt_attempts(completions, prompt, offered=known.offered, given=given)
 
     return _Readable(
         "prompt", prompt.name, attempts, getter(prompt.name), messages_problem, "prompts/get"
@@ -395,48 +467,69 @@ async def _check(
     seconds: float,
     report: ToolReport,
     stopped: Callable[[], bool],
+    deadline: float | None = None,
 ) -> None:
-    """Send ``readable``'s attempts round by round, recording answers and findings."""
+    """Ask completions, then send ``readable``'s attempts round by round, recording answers
+    and findings."""
     began = time.monotonic()
     findings: list[Finding] = []
-    first_refusal: str | None = None
+    refusal = _Sent("none")  # the first refusal's text and fix, once there is one
     attempts: list[Attempt] = []
     try:
-        attempts = await readable.attempts(await session.client(), seconds)
+        completions = Completions(
+            await session.client(), seconds, deadline=deadline, stopped=stopped
+        )
+        attempts = await readable.attempts(completions)
+        if not _completed(session, completions, report, findings):
+            return
         for round_attempts in _rounds(attempts):
-            pending: list[Finding] = []
-            succeeded = False
             for attempt in round_attempts:
                 if stopped():
                     report.notes.append("stopped early: the run stopped")
                     return
                 sent = await _send(session, readable, attempt, seconds)
-                report.valid_calls += 1
-                if sent.answer == "success":
-                    report.answers.success += 1
-                elif sent.answer == "jsonrpc_error":
-                    report.answers.jsonrpc_error += 1
+                _count(report, sent)
                 findings += sent.findings
-                if sent.pending is not None:
-                    pending.append(sent.pending)
-                if first_refusal is None:
-                    first_refusal = sent.said
+                if refusal.said is None:
+                    refusal = sent
                 if sent.broke:
                     session.drop()
                 if sent.crashed:
                     report.crashed = True
                     return
-                if sent.answer == "success":
-                    succeeded = True
+                if sent.answer == "success" or sent.ends_round:
                     break
-                if sent.ends_round:
-                    break
-            if not succeeded:
-                findings += pending[:1]
     finally:
         report.elapsed = time.monotonic() - began
         generated = any(attempt.generated for attempt in attempts)
-        _finish(report, readable, findings, first_refusal, generated=generated)
+        _finish(report, readable, findings, refusal, generated=generated)
+
+
+def _completed(
+    session: ReadSession, completions: Completions, report: ToolReport, findings: list[Finding]
+) -> bool:
+    """Record how asking for completions went; whether reading may go on (no crash)."""
+    if completions.left_out:
+        report.notes.append(
+            f"{completions.left_out} more variables or arguments were not completed "
+            f"(MAX_COMPLETION_REQUESTS, {MAX_COMPLETION_REQUESTS})"
+        )
+    if completions.failure is not None:
+        findings.append(completions.failure)
+    if completions.broke:
+        session.drop()  # the next read gets a fresh connection, and is not blamed
+    if completions.failure is not None and completions.failure.kind == "crash":
+        report.crashed = True
+        return False
+    return True
+
+
+def _count(report: ToolReport, sent: _Sent) -> None:
+    report.valid_calls += 1
+    if sent.answer == "success":
+        report.answers.success += 1
+    elif sent.answer == "jsonrpc_error":
+        report.answers.jsonrpc_error += 1
 
 
 def _rounds(attempts: list[Attempt]) -> Iterator[list[Attempt]]:
@@ -492,42 +585,42 @@ async def _send(
 def _failed(
     error: BaseException, readable: _Readable, attempt: Attempt, finding: Callable[..., Finding]
 ) -> _Sent:
-    """What an error answer makes: a refusal, a finding, or a finding if the round fails.
+    """What an error answer makes: a refusal, or a finding.
 
     An error whose text is an SDK's report of an unhandled exception
     (``read_crash``), under a code that is not a refusal's, is an
-    ``unhandled_exception`` whatever else its round answered: made-up values
-    may be refused, never crash the server.
+    ``unhandled_exception`` whatever else its round answered: chosen values
+    may be refused, never crash the server. Any other error for chosen values
+    is the server refusing them: no finding.
     """
     if isinstance(error, JSONRPCError):
         text = error.server_message
         leaked = _leaks(text, error.data, attempt.input, finding)
         said = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
+        internal = readable.subject == "resource template" and error.code in _INTERNAL_CODES
+        fix = TEMPLATE_FIX if internal else None
         refused = error.code in REFUSAL_CODES  # deliberate, whatever its text
         sdk = None if refused else _crash_report(text, readable, attempt)
         if sdk is not None:
             observed = f"JSON-RPC error {error.code}, {sdk}: {said}"
             crash = finding("unhandled_exception", "a result, or a deliberate error", observed)
-            return _Sent("jsonrpc_error", [*leaked, crash], said=said)
-        rpc = finding("jsonrpc_error", "a result", f"JSON-RPC error {error.code}: {said}")
-        sent = _Sent("jsonrpc_error", leaked, said=said)
+            return _Sent("jsonrpc_error", [*leaked, _fixed(crash, fix)], said=said, fix=fix)
+        sent = _Sent("jsonrpc_error", leaked, said=said, fix=fix)
         if not attempt.generated:
-            sent.findings.append(rpc)
+            observed = f"JSON-RPC error {error.code}: {said}"
+            sent.findings.append(_fixed(finding("jsonrpc_error", "a result", observed), fix))
             sent.ends_round = True
-        elif error.code not in REFUSAL_CODES:
-            sent.pending = rpc
         return sent
-    expected = "an answer over a working connection"
-    if isinstance(error, ConnectionClosed):
-        return _Sent("none", [finding("crash", expected, str(error))], broke=True, crashed=True)
-    if isinstance(error, lg.ProtocolError):
-        broken = finding("malformed_result", "an answer that follows the protocol", str(error))
-        return _Sent("none", [broken], ends_round=True, broke=True)
-    if isinstance(error, lg.ProviderError):
-        failed = finding("transport_error", expected, str(error))
-        return _Sent("none", [failed], ends_round=True, broke=True)
-    unknown = finding("malformed_result", "an answer littleghost can read", describe(error))
-    return _Sent("none", [unknown], ends_round=True)
+    kind, expected, observed = connection_fault(error)
+    failed = finding(kind, expected, observed)
+    if kind == "crash":
+        return _Sent("none", [failed], broke=True, crashed=True)
+    known = isinstance(error, lg.ProviderError)  # a transport's or protocol's own error
+    return _Sent("none", [failed], ends_round=True, broke=known)
+
+
+def _fixed(found: Finding, fix: str | None) -> Finding:
+    return found if fix is None else replace(found, fix=fix)
 
 
 def _crash_report(text: str, readable: _Readable, attempt: Attempt) -> str | None:
@@ -570,7 +663,7 @@ def _finish(
     report: ToolReport,
     readable: _Readable,
     findings: list[Finding],
-    first_refusal: str | None,
+    refusal: _Sent,
     *,
     generated: bool,
 ) -> None:
@@ -588,10 +681,14 @@ def _finish(
             f"no {verb} of {report.valid_calls} succeeded ({answers.jsonrpc_error} JSON-RPC "
             f"errors, {report.valid_calls - answers.jsonrpc_error} without a usable answer)"
         )
-        if first_refusal is not None:
-            text += f"; the first answered {json.dumps(first_refusal, ensure_ascii=True)}"
+        if refusal.said is not None:
+            text += f"; the first answered {json.dumps(refusal.said, ensure_ascii=True)}"
         if generated:
-            text += "; the server's completions (completion/complete) are tried first, if offered"
+            key = PROMPT_INPUTS if readable.subject == "prompt" else TEMPLATE_INPUTS
+            text += (
+                "; the values were littleghost's (the server's listings and completions first): "
+                f"give values that work with --inputs ({json.dumps(key + readable.name)})"
+            )
         report.groups.append(
             FindingGroup(
                 Finding(
@@ -604,6 +701,7 @@ def _finish(
                     observed=text,
                     duration=0.0,
                     severity="warning",
+                    fix=refusal.fix,
                 ),
                 1,
             )

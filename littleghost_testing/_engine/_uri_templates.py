@@ -4,18 +4,20 @@ A resource template (``file:///logs/{date}``, ``search{?q,limit}``) names its
 variables in ``{...}`` expressions; ``check`` fills each with one string value
 and reads the URI that makes. Levels 1 to 3 of RFC 6570 are expanded (every
 operator; ``*`` and ``:N`` modifiers are accepted and a prefix is applied);
-a value is always a string, never a list or map.
+a value is always a string, never a list or map. ``match`` reads the values
+back out of a URI the server listed, for templates of simple expressions.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
-__all__ = ["expand", "variables"]
+__all__ = ["expand", "match", "variables"]
 
 _EXPRESSION = re.compile(r"\{([^{}]*)\}")
+_SIMPLE_NAME = re.compile(r"[A-Za-z0-9_]+")
 _MODIFIER = re.compile(r"^(?P<name>[^:*]*)(?::(?P<prefix>\d{1,4})|\*)?$")
 
 # operator -> (first, separator, named, empty-value suffix, reserved characters allowed)
@@ -34,13 +36,37 @@ _RESERVED = ":/?#[]@!$&'()*+,;="
 
 def variables(template: str) -> list[str]:
     """Every variable ``template`` names, in order, each once."""
-    names: list[str] = []
+    names: dict[str, None] = {}  # ordered, and linear: a template may name 40,000 variables
     for body in _EXPRESSION.findall(template):
         _, specs = _split(body)
-        for name, _ in specs:
-            if name and name not in names:
-                names.append(name)
-    return names
+        names.update((name, None) for name, _ in specs if name)
+    return list(names)
+
+
+def match(template: str, uri: str) -> dict[str, str] | None:
+    """The values that make ``uri`` from ``template``, when each of its expressions is one
+    simple variable (``{id}``, as in ``docs://books/{id}``); ``None`` otherwise.
+
+    A value is one path segment, percent-decoded: what a server listing
+    ``docs://books/7`` offers for ``{id}``.
+    """
+    pattern: list[str] = []
+    names: list[str] = []
+    position = 0
+    for expression in _EXPRESSION.finditer(template):
+        name = expression.group(1)
+        if not _SIMPLE_NAME.fullmatch(name) or name in names:
+            return None
+        pattern += [re.escape(template[position : expression.start()]), "([^/?#]+)"]
+        names.append(name)
+        position = expression.end()
+    if not names:
+        return None
+    pattern.append(re.escape(template[position:]))
+    found = re.fullmatch("".join(pattern), uri)
+    if found is None:
+        return None
+    return {name: unquote(value) for name, value in zip(names, found.groups(), strict=True)}
 
 
 def expand(template: str, values: Mapping[str, str]) -> str:

@@ -1,4 +1,4 @@
-"""The ``littleghost`` command line: ``check`` a server, ``call`` one tool (see docs/cli.md)."""
+"""The ``littleghost`` command line: ``check`` a server; ``call``, ``read``, ``get`` one request."""
 
 from ._main import main
 

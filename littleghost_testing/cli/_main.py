@@ -1,4 +1,4 @@
-"""``littleghost check`` and ``littleghost call``: the commands, their exit statuses.
+"""``littleghost check``, ``call``, ``read``, ``get``, ``lock``, ``diff``, ``lint``: the commands.
 
 Exit status of ``check``: 0 no violations, 1 violations, 2 a usage or
 connection error (one line on stderr), 5 nothing checked (no tools, or every
@@ -21,7 +21,7 @@ from littleghost.mcp import CatalogLock
 
 from .._engine import FuzzOptions, PlannedTool
 from .._targets import TargetError, read_json
-from ._call import call
+from ._call import call, get, read
 from ._catalog import (
     diff,
     drifted,
@@ -259,4 +259,4 @@ def _error(message: str) -> int:
 
 
 # Commands other than ``check``, by name.
-_COMMANDS = {"call": call, "lock": lock, "diff": diff, "lint": lint}
+_COMMANDS = {"call": call, "read": read, "get": get, "lock": lock, "diff": diff, "lint": lint}

@@ -2,7 +2,7 @@
 
 ``[tool.littleghost.check]`` in the current directory's ``pyproject.toml``
 holds defaults for ``check`` keyed by the long option names
-(``exclude = ["delete_*"]``, ``allow-side-effects = true``); ``call`` reads
+(``exclude = ["delete_*"]``, ``allow-side-effects = true``); ``call``, ``read`` and ``get`` read
 its connection options and ``timeout`` from there too. The command line wins:
 a repeatable option given there replaces the file's list.
 """
@@ -27,7 +27,7 @@ DEFAULT_EXAMPLES = 20
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SHRINK_BUDGET = 10.0
 DEFAULT_LOCK = "littleghost.lock"
-# Options of `check` that `call` shares: what to connect to, and how long to wait.
+# Options of `check` that `call`, `read` and `get` share: what to connect to, how long to wait.
 _CALL_KEYS = (
     "header",
     "env",
@@ -268,6 +268,36 @@ def _call(commands: Any) -> argparse.ArgumentParser:
     return call
 
 
+def _read(commands: Any) -> argparse.ArgumentParser:
+    read = commands.add_parser(
+        "read",
+        help="read one resource once and print its raw result as JSON",
+        description="Read one resource of an MCP server once (resources/read, which changes "
+        "nothing by the protocol) and print the raw result as JSON; reproduces a resource's "
+        "or template's finding of check. Exit 0 contents, 1 an error answer, 2 a usage or "
+        "connection error, 130 interrupted.",
+        epilog="example: littleghost read https://mcp.example.com/mcp docs://books/7",
+    )
+    read.add_argument("words", nargs="+", metavar="[TARGET] URI")
+    _connection(read)
+    return read
+
+
+def _get(commands: Any) -> argparse.ArgumentParser:
+    get = commands.add_parser(
+        "get",
+        help="get one prompt once and print its raw result as JSON",
+        description="Get one prompt of an MCP server once (prompts/get, which changes nothing "
+        "by the protocol) with ARGUMENTS exactly as given (a JSON object of strings, default "
+        "none) and print the raw result as JSON; reproduces a prompt's finding of check. "
+        "Exit 0 messages, 1 an error answer, 2 a usage or connection error, 130 interrupted.",
+        epilog='example: littleghost get https://mcp.example.com/mcp review \'{"chapter": "2"}\'',
+    )
+    get.add_argument("words", nargs="+", metavar="[TARGET] PROMPT [ARGUMENTS]")
+    _connection(get)
+    return get
+
+
 def _providers(text: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
     unknown = [name for name in names if name not in PROVIDERS]
@@ -359,6 +389,8 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     return top, {
         "check": _check(commands),
         "call": _call(commands),
+        "read": _read(commands),
+        "get": _get(commands),
         "lock": _lock(commands),
         "diff": _diff(commands),
         "lint": _lint(commands),

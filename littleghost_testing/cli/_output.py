@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .._engine import FindingGroup, PlannedTool, ReadPlan, ServerReport, ToolReport
+from .._engine import Finding, FindingGroup, PlannedTool, ReadPlan, ServerReport, ToolReport
 from ._text import command_line, json_text, plural, visible, xml_text
 
 __all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_read_plan", "write_table"]
@@ -23,7 +23,9 @@ __all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_read_p
 SHOWN_CHARS = 2000
 
 
-Reproduce = Callable[[str, Any], str]
+Reproduce = Callable[[str, Any, str], str]
+"""``(name, input, command) -> 'littleghost COMMAND ...'``: ``call`` a tool with an input,
+``read`` a URI, ``get`` a prompt with its arguments."""
 
 # A JUnit testcase's class per subject, and what its requests are called.
 _CLASSNAMES = {
@@ -37,10 +39,12 @@ _REQUESTS = {"tool": "call", "resource": "read", "resource template": "read", "p
 
 
 def reproduce(connect_words: Callable[..., list[str]]) -> Reproduce:
-    """``(tool, input) -> 'littleghost call ...'`` for the target whose words are given."""
+    """``(name, input, command) -> 'littleghost call ...'`` for the target whose words are
+    given: ``call TOOL INPUT``, ``read URI`` or ``get PROMPT ARGUMENTS``."""
 
-    def line(tool: str, value: Any) -> str:
-        words = ["littleghost", "call", *connect_words(tool, json_text(value))]
+    def line(name: str, value: Any, command: str = "call") -> str:
+        middle = [str(value)] if command == "read" else [name, json_text(value)]
+        words = ["littleghost", command, *connect_words(*middle)]
         # Continuation lines start at each connection option and at the stdio command.
         end = words.index("--") + 1 if "--" in words else len(words)
         groups = [index for index, word in enumerate(words[:end]) if word.startswith("-")]
@@ -84,8 +88,6 @@ def write_read_plan(reads: ReadPlan, out: TextIO) -> None:
 
 def _planned_requests(subject: str, inputs: Sequence[Any]) -> str:
     """``read help://a, help://b`` or ``get 3 times with 1 argument, 3 times with 2 arguments``."""
-    if not inputs:
-        return "nothing to send (no answer to the completion requests in time)"
     if subject != "prompt":
         return "read " + ", ".join(visible(str(uri)) for uri in inputs)
     counts: dict[int, int] = {}
@@ -205,7 +207,8 @@ def details(tool: ToolReport, reproduce_line: Reproduce, *, verbose: bool = Fals
 def _finding(tool: ToolReport, group: FindingGroup, reproduce_line: Reproduce) -> list[str]:
     finding, name = group.example, visible(tool.name)
     if finding.input is None:  # about the tool as a whole (unexercised, a broken catalog)
-        return [f"{name}: {finding.kind} ({finding.severity}): {_cut(visible(finding.observed))}"]
+        line = f"{name}: {finding.kind} ({finding.severity}): {_cut(visible(finding.observed))}"
+        return [line, *_fix(finding)]
     broken = ""
     if finding.keyword is not None:
         where = f" at {visible(finding.path)}" if finding.path else ""
@@ -226,10 +229,16 @@ def _finding(tool: ToolReport, group: FindingGroup, reproduce_line: Reproduce) -
         f"  expected:  {_cut(visible(finding.expected))}",
         f"  observed:  {_cut(visible(finding.observed))}",
         f"  took:      {finding.duration:.3f} s",
+        *_fix(finding),
     ]
-    if tool.subject == "tool" and isinstance(finding.input, dict):
-        lines.append(f"  reproduce: {reproduce_line(tool.name, finding.input)}")
+    if tool.subject != "tool" or isinstance(finding.input, dict):
+        command = _REQUESTS[tool.subject]  # the command that repeats it has its name
+        lines.append(f"  reproduce: {reproduce_line(tool.name, finding.input, command)}")
     return lines
+
+
+def _fix(finding: Finding) -> list[str]:
+    return [] if finding.fix is None else [f"  fix:       {_cut(visible(finding.fix))}"]
 
 
 def _cut(text: str) -> str:

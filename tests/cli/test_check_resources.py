@@ -198,13 +198,84 @@ async def test_refused_generated_values_are_only_unexercised() -> None:
     assert logs.groups[0].example.observed.startswith("no read of 3 succeeded (3 JSON-RPC errors")
 
 
-async def test_other_errors_for_generated_values_are_violations_when_no_value_works() -> None:
+async def test_any_refusal_of_made_up_values_is_only_unexercised() -> None:
+    # mcp 1.x's FastMCP words a prompt's refusal of a made-up project name this way, code 0.
+    refusal = "Error rendering prompt ask: Project 'example' not found"
     fake = shelf()
-    fake.fault_prompt("ask", JsonRpcError(-32603, "Internal error"))
+    fake.fault_prompt("ask", JsonRpcError(0, refusal))
     ask = _by_name(await _checked(fake.client))["ask"]
     assert ask.calls == 6  # three values for the required argument, three for both
+    assert _kinds(ask) == ["unexercised"]
+    [group] = ask.groups
+    assert group.example.severity == "warning"
+    assert f'the first answered "{refusal}"' in group.example.observed
+    assert 'give values that work with --inputs ("prompt:ask")' in group.example.observed
+
+
+async def test_the_same_error_for_values_the_user_gave_is_a_violation() -> None:
+    fake = shelf()
+    fake.fault_prompt("ask", JsonRpcError(0, "Error rendering prompt ask: no such project"))
+    given = FuzzOptions(timeout=5, inputs={"prompt:ask": [{"question": "mine"}]})
+    ask = _by_name(await _checked(fake.client, given))["ask"]
     assert _kinds(ask) == ["jsonrpc_error", "unexercised"]
-    assert ask.groups[0].count == 2  # one per round of values: two rounds failed
+    assert ask.groups[0].example.input == {"question": "mine"}
+    gets = [r.params.get("arguments") for r in fake.requests if r.method == "prompts/get"]
+    assert gets[0] == {"question": "mine"}  # the user's values first
+
+
+async def test_values_the_user_gave_are_read_first_and_count_as_an_answer() -> None:
+    fake = shelf()
+    given = FuzzOptions(
+        timeout=5,
+        inputs={
+            "resource:file:///logs/{day}": [{"day": "2025-12-31"}],
+            "prompt:ask": [{"question": "why?", "tone": "dry"}],
+        },
+    )
+    report = await _checked(fake.client, given)
+    assert report.violation_count == 0 and report.warning_count == 0 and report.notes == []
+    reads = [r.params["uri"] for r in fake.requests if r.method == "resources/read"]
+    assert reads.index("file:///logs/2025-12-31") < reads.index("file:///logs/2026-01-01")
+    gets = [r.params.get("arguments") for r in fake.requests if r.method == "prompts/get"]
+    assert gets[0] == {"question": "why?", "tone": "dry"}
+
+
+async def test_inputs_for_a_prompt_or_template_not_listed_are_noted() -> None:
+    given = FuzzOptions(timeout=5, inputs={"prompt:asc": [{}], "resource:file:///log/{d}": []})
+    report = await _checked(shelf().client, given)
+    assert report.notes == [
+        "inputs for 'prompt:asc' not used: prompts/list does not list it",
+        "inputs for 'resource:file:///log/{d}' not used: resources/templates/list does not list it",
+    ]
+
+
+def test_inputs_for_prompts_and_templates_must_be_strings() -> None:
+    with pytest.raises(TypeError, match=r"inputs\['prompt:ask'\]\[0\]\['n'\] must be a string"):
+        FuzzOptions(inputs={"prompt:ask": [{"n": 1}]})
+    assert FuzzOptions(inputs={"prompt:ask": [{}]}).unknown_tools(set(), {}) is None
+
+
+async def test_values_in_listed_uris_are_tried_before_made_up_ones() -> None:
+    fake = shelf()
+
+    @fake.resource("file:///logs/2024-05-05")
+    def old_log() -> str:
+        return "an old log"
+
+    @fake.prompt()
+    def recap(day: str) -> str:
+        return f"recap of {day}"
+
+    async with tool_session(fake.client, OPTIONS.timeout) as session:
+        listed = await list_reads(session, OPTIONS)
+    planned = {item.name: item.inputs for item in listed.reads}
+    # The listing offers 2024-05-05 for {day}; then come the completions.
+    assert planned["file:///logs/{day}"] == (
+        "file:///logs/2024-05-05",
+        "file:///logs/2026-01-01",
+        "file:///logs/2026-01-02",
+    )
+    assert planned["recap"][0] == {"day": "2024-05-05"}
 
 
 async def test_a_broken_listing_is_a_finding_and_prompts_are_still_read() -> None:
@@ -305,8 +376,9 @@ async def test_a_broken_sdk_resource_and_prompt_are_violations() -> None:
     items = _by_name(report)
     # A listed resource's read: MCPServer's "Error reading resource URI" is its crash report.
     assert _kinds(items["docs://index"]) == ["unhandled_exception", "unexercised"]
-    # Made-up arguments: MCPServer words a typed argument's refusal as it words a crash.
-    assert _kinds(items["review"]) == ["jsonrpc_error", "unexercised"]
+    # Made-up arguments: MCPServer words a typed argument's refusal as it words a crash,
+    # so a made-up value that never worked tells only that the prompt went unexercised.
+    assert _kinds(items["review"]) == ["unexercised"]
     assert _kinds(items["docs://readme"]) == [] and _kinds(items["greet"]) == []
 
 
@@ -431,18 +503,21 @@ def test_check_reports_resources_and_prompts_in_the_table_json_and_junit(
     lines = out.splitlines()
     assert lines[-1] == (
         "0 tools (0 checked, 0 skipped), 2 resources (1 read), 2 prompts (1 got): "
-        "2 violations, 2 warnings in 0 calls, 2 reads, 4 gets: FAILED"
+        "1 violation, 2 warnings in 0 calls, 2 reads, 4 gets: FAILED"
     )
     assert "docs://index: unhandled_exception (violation): 1 of 1 read" in lines
     assert "  uri:       docs://index" in lines
-    assert not any("reproduce:" in line for line in lines)
+    # Each finding's own repro: `littleghost read`, for a resource.
+    assert [line for line in lines if "reproduce:" in line] == [
+        "  reproduce: littleghost read servers.read_servers:sdk_broken docs://index"
+    ]
     report = json.loads(report_path.read_text())
     assert [item["name"] for item in report["resources"]] == ["docs://readme", "docs://index"]
     assert [item["subject"] for item in report["prompts"]] == ["prompt", "prompt"]
-    assert report["distinct_violations"] == 2 and not report["passed"]
+    assert report["distinct_violations"] == 1 and not report["passed"]
     cases = ET.parse(junit_path).getroot().iter("testcase")
     failed = {case.get("name"): case.find("failure") is not None for case in cases}
-    assert failed == {"docs://readme": False, "docs://index": True, "review": True, "greet": False}
+    assert failed == {"docs://readme": False, "docs://index": True, "review": False, "greet": False}
 
 
 def test_check_of_a_server_with_tools_resources_and_prompts_passes(
@@ -499,5 +574,16 @@ def test_from_target_can_leave_resources_and_prompts_out() -> None:
     fuzzed = from_target(shelf(), resources=False, prompts=False)
     try:
         assert _cases(fuzzed) == {}
+    finally:
+        fuzzed.close()
+
+
+def test_from_target_takes_inputs_for_prompts_and_templates() -> None:
+    fake = shelf()
+    fuzzed = from_target(fake, inputs={"prompt:ask": [{"question": "mine?"}]})
+    try:
+        assert _cases(fuzzed)["prompt:ask"].check().answers.success == 3
+        gets = [r.params.get("arguments") for r in fake.requests if r.method == "prompts/get"]
+        assert gets[0] == {"question": "mine?"}
     finally:
         fuzzed.close()

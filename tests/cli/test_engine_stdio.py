@@ -210,7 +210,7 @@ def test_zero_argument_tools_are_called_with_an_empty_object_and_no_notes(
 def test_an_unexercised_tool_reads_as_one_line(anyio_backend: str, tmp_path: Path) -> None:
     with connected(anyio_backend, raw_client(tmp_path / "calls.jsonl")) as engine:
         report = engine.fuzz("leaky", FAST)
-    lines = details(report, lambda tool, value: f"littleghost call {tool}")
+    lines = details(report, lambda tool, value, command: f"littleghost {command} {tool}")
     valid = report.valid_calls
     line = (
         f"leaky: unexercised (warning): no valid call of {valid} succeeded "

@@ -1,13 +1,15 @@
 """Servers with resources, resource templates and prompts, for ``check``'s reads.
 
 ``sdk_good`` is a plain SDK ``MCPServer`` whose resources and prompts all
-work; ``sdk_broken`` has one resource and one prompt that raise. Fake servers
+work; ``sdk_broken`` has one resource and one prompt that raise; ``sdk_ids``
+has templates that refuse unknown ids, each its own way. Fake servers
 with scripted faults are made per test by ``shelf()``.
 """
 
 from __future__ import annotations
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
 from littleghost_testing.fake_server import FakeMCPServer
 
@@ -60,6 +62,25 @@ def review(chapter: str) -> str:
 @sdk_broken.prompt()
 def greet(name: str) -> str:
     return f"Hello {name}."
+
+
+sdk_ids = MCPServer("shelf-ids", log_level="WARNING")
+"""Two templates that refuse an id they do not know: one raising ``ValueError`` (a crash, to
+the SDK: -32603), one raising ``ResourceNotFoundError`` (a refusal: -32602)."""
+
+
+@sdk_ids.resource("docs://notes/{note_id}")
+def note(note_id: str) -> str:
+    if note_id != "n1":
+        raise ValueError(f"no note {note_id}")
+    return "the first note"
+
+
+@sdk_ids.resource("docs://pages/{page_id}")
+def page(page_id: str) -> str:
+    if page_id != "p1":
+        raise ResourceNotFoundError(f"no page {page_id}")
+    return "the first page"
 
 
 def shelf() -> FakeMCPServer:
