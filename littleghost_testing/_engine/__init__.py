@@ -13,6 +13,7 @@ from ._calls import DECLINE
 from ._crashes import unhandled_exception
 from ._faults import TransportFaults
 from ._findings import (
+    DISCOVERY,
     KINDS,
     Answers,
     Finding,
@@ -43,6 +44,7 @@ __all__ = [
     "DECLINE",
     "DEFAULT_SHRINK_BUDGET",
     "DEFAULT_TIMEOUT",
+    "DISCOVERY",
     "KINDS",
     "MAX_LOCKED_READS",
     "MAX_READ_SUBJECTS",

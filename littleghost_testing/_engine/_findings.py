@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = [
+    "DISCOVERY",
     "INPUT_KINDS",
     "KINDS",
     "Answers",
@@ -71,6 +72,10 @@ KINDS: dict[str, tuple[Severity, str]] = {
     ),
 }
 """Every finding kind: its default severity and a one-line description."""
+
+DISCOVERY = "discovery"
+"""The ``reason`` of a listing's own report (``(tools/list)``, ``(prompts/list)``...): its
+findings are about the catalog, not about an item the server listed."""
 
 INPUT_KINDS = frozenset({"accepted_invalid", "ignored_unknown_property"})
 """Kinds about the input the server failed to refuse: grouped per broken keyword and place."""
@@ -279,9 +284,14 @@ class ServerReport:
         return sum(1 for report in [*self.resources, *self.prompts] if report.called)
 
     @property
+    def listed(self) -> list[ToolReport]:
+        """The tools the server listed: ``(tools/list)``, a broken catalog's finding, is none."""
+        return [tool for tool in self.tools if tool.reason != DISCOVERY]
+
+    @property
     def checked(self) -> int:
-        """How many tools were called at all."""
-        return sum(1 for tool in self.tools if tool.called)
+        """How many listed tools were called at all."""
+        return sum(1 for tool in self.listed if tool.called)
 
     def to_json(self) -> dict[str, Any]:
         return {

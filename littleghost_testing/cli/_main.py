@@ -1,8 +1,8 @@
 """``littleghost check`` and ``littleghost call``: the commands, their exit statuses.
 
 Exit status of ``check``: 0 no violations, 1 violations, 2 a usage or
-connection error (one line on stderr), 5 nothing checked (no tools, or every
-tool skipped), 130 interrupted (partial results printed and written).
+connection error (one line on stderr), 5 nothing checked (no tool called: none
+listed and nothing read, or every listed tool skipped, whatever was read), 130 interrupted (partial results printed and written).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def _checked(args: Any, command: list[str]) -> int:
         return EXIT_INTERRUPTED
     if report.violation_count or catalog_failed:
         return EXIT_VIOLATIONS
-    if report.checked == 0 and report.read == 0:
+    if report.checked == 0 and (report.listed or report.read == 0):
         return _nothing(planned or [])
     return EXIT_OK
 

@@ -1,7 +1,8 @@
 """Servers with resources, resource templates and prompts, for ``check``'s reads.
 
 ``sdk_good`` is a plain SDK ``MCPServer`` whose resources and prompts all
-work; ``sdk_broken`` has one resource and one prompt that raise. Fake servers
+work; ``sdk_broken`` has one resource and one prompt that raise; ``unannotated`` has tools
+that no default run calls. Fake servers
 with scripted faults are made per test by ``shelf()``.
 """
 
@@ -60,6 +61,30 @@ def review(chapter: str) -> str:
 @sdk_broken.prompt()
 def greet(name: str) -> str:
     return f"Hello {name}."
+
+
+unannotated = MCPServer("shelf-unannotated", log_level="WARNING")
+"""Two tools without annotations (so ``check`` calls neither by default), a resource, a prompt."""
+
+
+@unannotated.tool()
+def shelve(title: str) -> str:
+    return f"{title} shelved."
+
+
+@unannotated.tool()
+def count_books() -> int:
+    return 3
+
+
+@unannotated.resource("docs://readme", mime_type="text/plain")
+def unannotated_readme() -> str:
+    return "Welcome."
+
+
+@unannotated.prompt()
+def recommend(topic: str) -> str:
+    return f"Recommend a book about {topic}."
 
 
 def shelf() -> FakeMCPServer:
