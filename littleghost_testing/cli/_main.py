@@ -2,7 +2,8 @@
 
 Exit status of ``check``: 0 no violations, 1 violations, 2 a usage or
 connection error (one line on stderr), 5 nothing checked (no tool called: none
-listed and nothing read, or every listed tool skipped, whatever was read), 130 interrupted (partial results printed and written).
+listed and nothing read, or every listed tool skipped, whatever was read), 130
+interrupted (partial results printed and written).
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def write_table(
             out.write(f"{name:<{width}}  skipped: {visible(tool.reason)}\n")
             continue
         answers = tool.answers
-        counts = f"{answers.success}/{answers.is_error}/{answers.jsonrpc_error}"
+        counts = f"{answers.worked}/{answers.is_error}/{answers.jsonrpc_error}"
         out.write(
             f"{name:<{width}}  {tool.calls:>5}  {counts:>14}  "
             f"{tool.distinct_violations:>10}  {tool.distinct_warnings:>8}  {tool.elapsed:>6.1f}s\n"

@@ -86,7 +86,17 @@ def test_the_faulty_demo_fails_with_json_and_junit_reports(
     assert data["violation_count"] == sum(tool["violation_count"] for tool in data["tools"])
     for tool in data["tools"]:
         assert tool["called"] is True and tool["reason"]
-        assert set(tool["answers"]) == {"success", "is_error", "jsonrpc_error", "reads_as_error"}
+        assert set(tool["answers"]) == {
+            "success",
+            "is_error",
+            "jsonrpc_error",
+            "reads_as_error",
+            "hollow",
+            "worked",
+        }
+        answers = tool["answers"]
+        refused = answers["reads_as_error"] + answers["hollow"]
+        assert answers["worked"] == answers["success"] - refused
         for finding in tool["findings"]:
             assert {"kind", "valid", "keyword", "path", "input", "duration"} <= set(finding)
 
