@@ -297,7 +297,7 @@ class _Judge:
                     f"{sdk}: {text[:MAX_SHOWN_CHARS]!r}",
                 )
             ]
-        looser = looser_schema(text, self.tool_name, self.schema)
+        looser = looser_schema(text, self.tool_name, self.schema, self.probe.input)
         if looser is None:
             return []
         return [

@@ -10,7 +10,7 @@ is read from the refusal's words ("at least 3 characters", "must be one of",
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ._crashes import MAX_EXAMINED_CHARS, refusal_in_crash_words
@@ -77,22 +77,45 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
 _TYPES = {"list": "array", "whole number": "integer"}
 
 
-def looser_schema(text: str, tool_name: str, schema: Any) -> str | None:
+def looser_schema(text: str, tool_name: str, schema: Any, sent: Any = None) -> str | None:
     """What a valid input's ``isError`` text shows the schema lacks, or ``None``.
 
     A deliberate exception FastMCP words as a crash always says something (the
     constraint, else that the schema admits what the tool refuses); any other
     refusal only when its words name a constraint ("order not found" does not).
+    The input ``sent`` is masked out first: its own strings name no rule. An SDK's
+    validation report (pydantic's for an unknown key) is the SDK's, not the tool's.
     """
-    if len(text) > MAX_EXAMINED_CHARS:
+    if len(text) > MAX_EXAMINED_CHARS or _VALIDATION_REPORT.search(text):
         return None
     message = refusal_in_crash_words(text, tool_name)
-    constraint = missing_constraint(text if message is None else message, schema)
+    words = text if message is None else message
+    for echoed in sorted(set(_strings(sent)), key=len, reverse=True):
+        words = words.replace(echoed, "")
+    constraint = missing_constraint(words, schema)
     if constraint is not None:
         return f"the schema lacks {constraint}: the tool refused {text!r}"
     if message is not None:
         return f"the schema admits an input the tool refuses: {text!r}"
     return None
+
+
+_VALIDATION_REPORT = re.compile(r"validation error", re.I)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every non-empty string inside a JSON value, keys included, as sent and as repr."""
+    if isinstance(value, str):
+        if value:
+            yield value
+            yield repr(value)[1:-1]
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _strings(str(key))
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
 
 
 def missing_constraint(message: str, schema: Any) -> str | None:

@@ -75,7 +75,8 @@ def hollow(successes: Sequence[Answered], refusals: Sequence[Answered]) -> list[
 
 
 def template(answer: Answered) -> str | None:
-    """The answer's text with the input's values masked out and every number as ``#``.
+    """The answer's text with the input's values masked out, every number as ``#`` and
+    every quote as ``'``.
 
     ``None`` for a text too long to be a refusal, or one that is nothing but echoes
     (an echo tool's answers are all alike, and all fine).
@@ -88,7 +89,7 @@ def template(answer: Answered) -> str | None:
             text = text.replace(echoed, "")
         else:
             text = re.sub(rf"(?<![^\W_]){re.escape(echoed)}(?![^\W_])", "", text)
-    shape = _DIGITS.sub("#", text).strip()
+    shape = _DIGITS.sub("#", text).replace('"', "'").strip()  # repr picks either quote
     return shape if any(character.isalpha() for character in shape) else None
 
 
@@ -99,9 +100,11 @@ def _echoes(value: Any) -> Iterator[str]:
             return
         if isinstance(item, str):
             if item:
-                yield item  # and as a JSON text escapes it:
+                yield item  # and as JSON and Python's repr escape it:
                 yield json.dumps(item, ensure_ascii=False)[1:-1]
                 yield json.dumps(item)[1:-1]
+                yield repr(item)[1:-1]
+                yield ascii(item)[1:-1]
         else:
             yield str(item)
 
