@@ -3,8 +3,9 @@
 One test per corpus server, each in its own ``littleghost check`` process: the two
 Python-SDK servers in-process (a ``module:attribute`` target), the FastMCP server
 from a venv of its own, once under FastMCP 2.x and once under 3.x (both pin ``mcp<2``;
-the ``fastmcp_python`` and ``fastmcp3_python`` fixtures make them in pytest's cache) and the TypeScript SDK server under node (``npm install`` of
-``tests/corpus/ts``, pinned by its ``package.json``), both over stdio. Every input is
+the ``fastmcp_python`` and ``fastmcp3_python`` fixtures make them in pytest's cache)
+and the TypeScript SDK server under node (``npm install`` of ``tests/corpus/ts``,
+pinned by its ``package.json``), all three over stdio. Every input is
 the default run's; only the hanging tool's wait is cut to ``HANG_TIMEOUT`` (it sleeps a
 minute, so it hangs either way). The same run reads the servers' resources,
 resource templates and prompts (``check`` does by default), judged alike.
