@@ -50,6 +50,7 @@ from ._engine import (
     TransportFaults,
     check_reads,
     fuzz_tool,
+    judged_value,
     list_reads,
     plan,
 )
@@ -455,6 +456,17 @@ def _toolset(connector: _Connector, connection: _Connection) -> type[Toolset]:
             self, binding: lg.Binding, params: types.ElicitRequestParams
         ) -> types.ElicitResult:
             return DECLINE  # as littleghost check answers: never consent
+
+        def map_result(
+            self,
+            value: Any,
+            *,
+            result: types.CallToolResult,
+            mcp_tool: types.Tool,
+            arguments: dict[str, Any],
+            binding: lg.Binding,
+        ) -> Any:
+            return judged_value(value, result, mcp_tool.name)  # as littleghost check judges
 
     return FuzzedTools
 

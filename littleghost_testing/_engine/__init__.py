@@ -9,7 +9,7 @@ its prompts, read-only by the protocol, reporting each the same way. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
-from ._calls import DECLINE
+from ._calls import DECLINE, judged_value
 from ._crashes import unhandled_exception
 from ._faults import TransportFaults
 from ._findings import (
@@ -70,6 +70,7 @@ __all__ = [
     "find_leak",
     "fuzz_tool",
     "invalid_from",
+    "judged_value",
     "leaked_detail",
     "list_reads",
     "plan",

@@ -27,7 +27,7 @@ from littleghost.mcp import (
 )
 
 from ._constraints import looser_schema
-from ._crashes import MAX_EXAMINED_CHARS, reads_as_error, unhandled_exception
+from ._crashes import MAX_EXAMINED_CHARS, MAX_PARSED_CHARS, reads_as_error, unhandled_exception
 from ._faults import FaultWatch, TransportFaults
 from ._findings import KINDS, Finding, Severity, describe, show
 from ._leaks import find_leak
@@ -41,6 +41,7 @@ __all__ = [
     "Outcome",
     "Probe",
     "call_once",
+    "judged_value",
 ]
 
 FAULT_GRACE_SECONDS = 1.0
@@ -325,6 +326,22 @@ class _Judge:
                     )
                 ]
         return []
+
+
+def judged_value(value: Any, result: types.CallToolResult, tool_name: str) -> Any:
+    """What the engine judges of a success: its default value (the structured content,
+    if any), unless only its text content reads as an error, then that text.
+
+    A server may put its refusal in the text a model reads and leave structured
+    content that looks fine; a ``Toolset.map_result`` of the kit returns this.
+    """
+    if result.structured_content is None or reads_as_error(value, tool_name) is not None:
+        return value
+    texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
+    text = "\n".join(texts)
+    if len(text) <= MAX_PARSED_CHARS and reads_as_error(text, tool_name) is not None:
+        return text
+    return value
 
 
 def _text(value: Any) -> str:

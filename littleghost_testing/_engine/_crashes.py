@@ -8,9 +8,11 @@ shape gives it away. Each server SDK has its own shape, read from its source:
   ``Error executing tool NAME`` (a nested crash adds ``: Error executing tool
   OTHER``), a deliberate ``ToolError`` with ``Error executing tool NAME: its
   message``;
-- FastMCP 2.x answers ``Error calling tool 'NAME'``, followed by ``: `` and the
-  exception's text unless it masks error details; a deliberate ``ToolError``
-  is its message alone;
+- FastMCP 2.x and 3.x answer ``Error calling tool 'NAME'``, followed by ``: `` and
+  the exception's text unless it masks error details; a ``ToolError`` is its
+  message alone. Any other exception is worded so, a deliberate ``raise
+  ValueError("limit must be >= 1")`` too: only a message that reads as a
+  runtime failure makes it a crash (``refusal_in_crash_words`` gives the others);
 - the TypeScript SDK's ``McpServer``, the MCP Python SDK 1.x and hand-written
   low-level servers answer with the exception's text (1.x ``FastMCP`` after
   ``Error executing tool NAME: ``): a crash shows as the language runtime's

@@ -128,12 +128,13 @@ def _checked(args: Any, command: list[str]) -> int:
 
 
 def _dry_run(label: str, planned: Sequence[PlannedTool], checker: Checker) -> int:
-    """``--dry-run``: the tools, then what would be read; 5 when nothing would be sent."""
+    """``--dry-run``: the tools, then what would be read; 5 when no tool would be called
+    (reads count only on a server that lists no tools), as a run would exit."""
     write_plan(label, planned, sys.stdout)
     reads = checker.plan_reads()
     if reads is not None:
         write_read_plan(reads, sys.stdout)
-    if any(tool.called for tool in planned) or (reads is not None and reads.reads):
+    if any(tool.called for tool in planned) or (not planned and reads is not None and reads.reads):
         return EXIT_OK
     return _nothing(planned)
 

@@ -7,7 +7,7 @@ result conversion and error translation apply as in an agent.
 from __future__ import annotations
 
 import contextlib
-from typing import TextIO
+from typing import Any, TextIO
 
 import anyio
 import mcp
@@ -17,7 +17,7 @@ from anyio.from_thread import BlockingPortal
 import littleghost as lg
 from littleghost.mcp import Toolset, UnusableTool
 
-from .._engine import DECLINE, TransportFaults
+from .._engine import DECLINE, TransportFaults, judged_value
 from .._targets import Target
 
 __all__ = ["DiscoveryTimeout", "Session"]
@@ -65,6 +65,17 @@ class Session:
                 self, binding: lg.Binding, params: types.ElicitRequestParams
             ) -> types.ElicitResult:
                 return DECLINE  # the kit never consents: a tool that asks is told no
+
+            def map_result(
+                self,
+                value: Any,
+                *,
+                result: types.CallToolResult,
+                mcp_tool: types.Tool,
+                arguments: dict[str, Any],
+                binding: lg.Binding,
+            ) -> Any:
+                return judged_value(value, result, mcp_tool.name)
 
         self._toolset = CheckedServer
 

@@ -470,6 +470,8 @@ def test_reads_do_not_pass_a_server_whose_every_tool_was_skipped(
     assert err.splitlines()[-1] == (
         "littleghost: nothing checked: all 2 tools were skipped (see the reasons above)"
     )
+    code, _, _ = run(capsys, "check", "--dry-run", "servers.read_servers:unannotated")
+    assert code == 5
     code, out, _ = run(capsys, "check", "servers.read_servers:unannotated", "--allow-side-effects")
     assert code == 0 and out.splitlines()[-1].endswith(": passed")
 

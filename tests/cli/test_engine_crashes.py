@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import mcp
 import pytest
 from mcp.client.stdio import StdioServerParameters
+from servers.cli_harness import run
 from servers.engine_harness import connected
 from servers.sdk_crashes import python_sdk
 
@@ -83,6 +85,23 @@ def test_answers_alike_whatever_the_input_are_no_successes(anyio_backend: str) -
     for name in ("health", "echo"):
         assert reports[name].groups == [], name
         assert reports[name].answers.worked == reports[name].valid_calls > 0
+
+
+def test_a_refusal_in_the_text_content_beside_structured_content_is_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 29.1: the text a model reads is judged too, not only the structured content."""
+    report_path = tmp_path / "report.json"
+    argv = ["servers.sdk_crashes.python_sdk:split", "--json", str(report_path)]
+    code, _, _ = run(capsys, "check", *argv, "--examples", "3", "--shrink-budget", "1")
+    assert code == 0
+    (tool,) = json.loads(report_path.read_text())["tools"]
+    kinds_found = {finding["kind"]: finding for finding in tool["findings"]}
+    assert set(kinds_found) == {"error_as_success", "unexercised"}
+    assert kinds_found["error_as_success"]["observed"].startswith(
+        'its text opens with "Error:": "Error: table '
+    )
+    assert tool["answers"]["worked"] == 0
 
 
 def test_unexercised_quotes_the_first_refusal_and_suggests_inputs(anyio_backend: str) -> None:

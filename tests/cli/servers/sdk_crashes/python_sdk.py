@@ -128,3 +128,21 @@ async def _call_by_hand(ctx: Any, params: Any) -> types.CallToolResult:
 
 
 by_hand = Server("planted-by-hand", on_list_tools=_list_by_hand, on_call_tool=_call_by_hand)
+
+
+async def _list_split(ctx: Any, params: Any) -> types.ListToolsResult:
+    schema = {"type": "object", "properties": {"table": {"type": "string"}}, "required": ["table"]}
+    tool = types.Tool(name="rows", input_schema=schema, annotations=READ_ONLY)
+    return types.ListToolsResult(tools=[tool])
+
+
+async def _call_split(ctx: Any, params: Any) -> types.CallToolResult:
+    table = (params.arguments or {}).get("table")
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=f"Error: table {table!r} is locked")],
+        structured_content={"rows": []},
+    )
+
+
+split = Server("planted-split", on_list_tools=_list_split, on_call_tool=_call_split)
+"""Structured content that looks fine, and a text content that says the call failed."""
