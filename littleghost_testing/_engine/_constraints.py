@@ -10,10 +10,11 @@ is read from the refusal's words ("at least 3 characters", "must be one of",
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ._crashes import MAX_EXAMINED_CHARS, refusal_in_crash_words
+from ._hollow import masked
 
 __all__ = ["looser_schema", "missing_constraint"]
 
@@ -83,15 +84,16 @@ def looser_schema(text: str, tool_name: str, schema: Any, sent: Any = None) -> s
     A deliberate exception FastMCP words as a crash always says something (the
     constraint, else that the schema admits what the tool refuses); any other
     refusal only when its words name a constraint ("order not found" does not).
-    The input ``sent`` is masked out first: its own strings name no rule. An SDK's
+    The input ``sent`` is masked out first (its values, and keys the schema does not
+    name): its own strings name no rule. An SDK's
     validation report (pydantic's for an unknown key) is the SDK's, not the tool's.
     """
     if len(text) > MAX_EXAMINED_CHARS or _VALIDATION_REPORT.search(text):
         return None
     message = refusal_in_crash_words(text, tool_name)
-    words = text if message is None else message
-    for echoed in sorted(set(_strings(sent)), key=len, reverse=True):
-        words = words.replace(echoed, "")
+    refusal = text if message is None else message
+    # Not its numbers: "must be greater than 0" refuses the 0 it names.
+    words = masked(refusal, sent, keys=_unknown_keys(sent, schema), numbers=False)
     constraint = missing_constraint(words, schema)
     if constraint is not None:
         return f"the schema lacks {constraint}: the tool refused {text!r}"
@@ -103,19 +105,13 @@ def looser_schema(text: str, tool_name: str, schema: Any, sent: Any = None) -> s
 _VALIDATION_REPORT = re.compile(r"validation error", re.I)
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every non-empty string inside a JSON value, keys included, as sent and as repr."""
-    if isinstance(value, str):
-        if value:
-            yield value
-            yield repr(value)[1:-1]
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _strings(str(key))
-            yield from _strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _strings(item)
+def _unknown_keys(sent: Any, schema: Any) -> list[str]:
+    """The input's top-level keys the schema does not name: made up, so they name no rule."""
+    if not isinstance(sent, Mapping):
+        return []
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    known = properties if isinstance(properties, Mapping) else {}
+    return [str(key) for key in sent if key not in known]
 
 
 def missing_constraint(message: str, schema: Any) -> str | None:

@@ -19,13 +19,13 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ._crashes import MAX_EXAMINED_CHARS
 
-__all__ = ["MAX_MASKED_VALUES", "MIN_SAME_ANSWERS", "Answered", "hollow"]
+__all__ = ["MAX_MASKED_VALUES", "MIN_SAME_ANSWERS", "Answered", "hollow", "masked"]
 
 MIN_SAME_ANSWERS = 3
 """Valid inputs given one error-like answer, at least, for it to be judged hollow."""
@@ -81,20 +81,30 @@ def template(answer: Answered) -> str | None:
     ``None`` for a text too long to be a refusal, or one that is nothing but echoes
     (an echo tool's answers are all alike, and all fine).
     """
-    text = answer.text
-    if len(text) > MAX_EXAMINED_CHARS:
+    if len(answer.text) > MAX_EXAMINED_CHARS:
         return None
-    for echoed in sorted(set(_echoes(answer.input)), key=len, reverse=True):
-        if len(echoed) >= _SHORT:
-            text = text.replace(echoed, "")
-        else:
-            text = re.sub(rf"(?<![^\W_]){re.escape(echoed)}(?![^\W_])", "", text)
+    text = masked(answer.text, answer.input)
     shape = _DIGITS.sub("#", text).replace('"', "'").strip()  # repr picks either quote
     return shape if any(character.isalpha() for character in shape) else None
 
 
-def _echoes(value: Any) -> Iterator[str]:
-    """The input's strings and numbers as a server may echo them, up to ``MAX_MASKED_VALUES``."""
+def masked(text: str, value: Any, *, keys: Collection[str] = (), numbers: bool = True) -> str:
+    """``text`` without the strings (and ``numbers``) of the input ``value``, nor its ``keys``.
+
+    A value shorter than 3 characters goes only where it stands as a word of its own.
+    """
+    echoes = {*_echoes(value, numbers), *(key for key in keys if key)}
+    for echoed in sorted(echoes, key=len, reverse=True):
+        if len(echoed) >= _SHORT:
+            text = text.replace(echoed, "")
+        else:
+            text = re.sub(rf"(?<![^\W_]){re.escape(echoed)}(?![^\W_])", "", text)
+    return text
+
+
+def _echoes(value: Any, numbers: bool) -> Iterator[str]:
+    """The input's strings (and ``numbers``) as a server may echo them, up to
+    ``MAX_MASKED_VALUES`` values."""
     for count, item in enumerate(_values(value)):
         if count >= MAX_MASKED_VALUES:
             return
@@ -105,7 +115,7 @@ def _echoes(value: Any) -> Iterator[str]:
                 yield json.dumps(item)[1:-1]
                 yield repr(item)[1:-1]
                 yield ascii(item)[1:-1]
-        else:
+        elif numbers:
             yield str(item)
 
 

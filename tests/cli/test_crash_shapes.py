@@ -262,3 +262,11 @@ def test_a_schema_looser_than_its_tool_is_told_only_where_a_refusal_shows_it() -
     assert looser_schema("limit must be at most 10", "search", SCHEMA) is not None
     assert looser_schema("order 'ORD-1' not found", "search", SCHEMA) is None
     assert looser_schema("Error calling tool 'search': division by zero", "search", SCHEMA) is None
+    # The input's own strings name no rule, its numbers may be the rule's bound.
+    echoed = "Error calling tool 'search': unexpected keyword argument 'x<5'"
+    assert looser_schema(echoed, "search", SCHEMA, {"q": "a", "x<5": 1}) == (
+        f"the schema admits an input the tool refuses: {echoed!r}"
+    )
+    assert looser_schema("max_results must be greater than 0", "search", SCHEMA, {"max_results": 0})
+    # An SDK's own validation report is not the tool's refusal.
+    assert looser_schema("1 validation error: q must be at most 3", "search", SCHEMA) is None
