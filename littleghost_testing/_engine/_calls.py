@@ -223,7 +223,7 @@ class _Judge:
             if not isinstance(error, JSONRPCError):
                 text = str(error)
                 leaked = self.leaks(text, None)
-                return self.refused("is_error", text, leaked, *self.is_error(text))
+                return self.refused("is_error", text, leaked, *self.is_error(text, bool(leaked)))
             # An unhandled-exception message is hidden from models (``ServerError``);
             # the engine judges what the server really sent.
             text = error.server_message
@@ -284,9 +284,10 @@ class _Judge:
         outcome.refused = refused
         return outcome
 
-    def is_error(self, text: str) -> list[Finding]:
+    def is_error(self, text: str, leaked: bool) -> list[Finding]:
         """A valid input's isError text: a crash's report (``unhandled_exception``), or a
-        refusal of a rule the schema does not state (``schema_looser_than_tool``)."""
+        refusal of a rule the schema does not state (``schema_looser_than_tool``, never
+        quoting a ``leaked`` text)."""
         if not self.probe.valid:
             return []
         sdk = unhandled_exception(text, self.tool_name)
@@ -299,7 +300,7 @@ class _Judge:
                 )
             ]
         looser = looser_schema(text, self.tool_name, self.schema, self.probe.input)
-        if looser is None:
+        if looser is None or leaked:
             return []
         return [
             self.finding(
