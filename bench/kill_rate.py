@@ -5,7 +5,8 @@ Runs the real CLI (``--json``) over stdio on every corpus server in
 one run each, and judges each report by ``tests/corpus/manifest.json``: planted
 bugs found / total, false alarms (a finding on a control tool, or of another
 kind than the planted one), wall time. The FastMCP server needs an interpreter
-with ``fastmcp<3`` (``--fastmcp-python``), the TypeScript one ``npm install`` in
+with ``fastmcp<3`` (``--fastmcp-python``), the same file under FastMCP 3.x one with
+``fastmcp-slim[server]>=3,<4`` (``--fastmcp3-python``), the TypeScript one ``npm install`` in
 ``tests/corpus/ts``; a server that cannot run is left out and said so.
 
 ``--mcp-fuzzer PATH`` also runs PyPI's ``mcp-fuzzer`` (installed in a venv of
@@ -24,6 +25,7 @@ once each per server at its defaults; a finding counts for a read when its
 target is the resource's URI or the prompt's name.
 
     python bench/kill_rate.py [--settings default 5 50 100] [--fastmcp-python PATH]
+        [--fastmcp3-python PATH]
         [--mcp-fuzzer PATH] [-v]
 """
 
@@ -78,9 +80,15 @@ def command_for(server: str, spec: dict, options: argparse.Namespace) -> list[st
     """The server's stdio command, or None when it cannot run here."""
     if server == "fastmcp" and options.fastmcp_python is None:
         return None
+    if server == "fastmcp3" and options.fastmcp3_python is None:
+        return None
     if server == "typescript" and not (REPO / "tests/corpus/ts/node_modules").is_dir():
         return None
-    names = {"{python}": sys.executable, "{fastmcp_python}": options.fastmcp_python}
+    names = {
+        "{python}": sys.executable,
+        "{fastmcp_python}": options.fastmcp_python,
+        "{fastmcp3_python}": options.fastmcp3_python,
+    }
     return [names.get(word, word) for word in spec["command"]]
 
 
@@ -92,8 +100,9 @@ def run_check(
     argv += ["--json", str(report)]
     if setting != "default":
         argv += ["--examples", setting]
-    if server == "fastmcp" or timeout is not None:
-        argv += ["--timeout", str(max(timeout or 0, SLOW_START_TIMEOUT * (server == "fastmcp")))]
+    slow = server.startswith("fastmcp")
+    if slow or timeout is not None:
+        argv += ["--timeout", str(max(timeout or 0, SLOW_START_TIMEOUT * slow))]
     for attempt in range(1 + CONNECT_RETRIES):
         started = time.perf_counter()
         finished = subprocess.run(
@@ -238,6 +247,9 @@ def main() -> None:
     parser.add_argument("--settings", nargs="*", default=list(SETTINGS), choices=SETTINGS)
     parser.add_argument("--servers", nargs="+", help="corpus servers (default: all that run)")
     parser.add_argument("--fastmcp-python", help="an interpreter with fastmcp 2.x installed")
+    parser.add_argument(
+        "--fastmcp3-python", help="an interpreter with FastMCP 3.x (fastmcp-slim[server]) installed"
+    )
     parser.add_argument("--mcp-fuzzer", help="also run this mcp-fuzzer executable")
     parser.add_argument(
         "--timeout",

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import anyio
 import mcp
+import mcp_types as types
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import settings
@@ -48,6 +49,7 @@ from ._engine import (
     TransportFaults,
     check_reads,
     fuzz_tool,
+    judged_value,
     list_reads,
     plan,
 )
@@ -506,6 +508,17 @@ def _toolset(connector: _Connector, connection: _Connection) -> type[Toolset]:
         def client(self, binding: lg.Binding) -> mcp.Client:
             connection.client = faults.attach(client())
             return connection.client
+
+        def map_result(
+            self,
+            value: Any,
+            *,
+            result: types.CallToolResult,
+            mcp_tool: types.Tool,
+            arguments: dict[str, Any],
+            binding: lg.Binding,
+        ) -> Any:
+            return judged_value(value, result, mcp_tool.name)  # as littleghost check judges
 
     return FuzzedTools
 

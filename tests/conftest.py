@@ -58,19 +58,31 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="session")
 def fastmcp_python(request: pytest.FixtureRequest) -> str:
-    """A Python with FastMCP 2.x (which needs mcp 1.x), in a venv cached across runs.
+    """A Python with FastMCP 2.x (which needs mcp 1.x), in a venv cached across runs."""
+    return _cached_venv(request, "fastmcp2-venv", "fastmcp>=2,<3")
 
-    Made once under a lock: xdist workers that need it at the same time wait for one venv.
+
+@pytest.fixture(scope="session")
+def fastmcp3_python(request: pytest.FixtureRequest) -> str:
+    """A Python with FastMCP 3.x (its server part: ``fastmcp-slim[server]``, what
+    ``fastmcp`` 3 installs less its client extras), in a venv cached across runs."""
+    return _cached_venv(request, "fastmcp3-venv", "fastmcp-slim[server]>=3,<4")
+
+
+def _cached_venv(request: pytest.FixtureRequest, name: str, requirement: str) -> str:
+    """The Python of a venv with ``requirement``, in pytest's cache, made once.
+
+    Made under a lock: xdist workers that need it at the same time wait for one venv.
     """
-    home = request.config.cache.mkdir("fastmcp2-venv")
+    home = request.config.cache.mkdir(name)
     python = home / "bin" / "python"
-    with (home.parent / "fastmcp2-venv.lock").open("w") as lock:
+    with (home.parent / f"{name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (home / "installed").exists():  # a half-made venv is made again
             subprocess.run([sys.executable, "-m", "venv", "--clear", str(home)], check=True)
             # No bytecode at install: the corpus server compiles the few modules it imports.
             install = [str(python), "-m", "pip", "install", "-q", "--no-compile"]
-            subprocess.run([*install, "fastmcp>=2,<3"], check=True)
+            subprocess.run([*install, requirement], check=True)
             (home / "installed").touch()
     return str(python)
 

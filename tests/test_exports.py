@@ -158,6 +158,8 @@ PUBLIC = {
         "MAX_LOCKED_READS",
         "read_catalog",
         "unhandled_exception",
+        "DISCOVERY",
+        "judged_value",
     },
     "littleghost_testing.fake_server": {
         "Call",

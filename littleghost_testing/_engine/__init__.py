@@ -9,11 +9,12 @@ its prompts, read-only by the protocol, reporting each the same way. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
-from ._calls import DECLINE
+from ._calls import DECLINE, judged_value
 from ._coverage import coverage_inputs
 from ._crashes import unhandled_exception
 from ._faults import TransportFaults
 from ._findings import (
+    DISCOVERY,
     KINDS,
     Answers,
     Finding,
@@ -44,6 +45,7 @@ __all__ = [
     "DECLINE",
     "DEFAULT_SHRINK_BUDGET",
     "DEFAULT_TIMEOUT",
+    "DISCOVERY",
     "KINDS",
     "MAX_LOCKED_READS",
     "MAX_READ_SUBJECTS",
@@ -70,6 +72,7 @@ __all__ = [
     "find_leak",
     "fuzz_tool",
     "invalid_from",
+    "judged_value",
     "leaked_detail",
     "list_reads",
     "plan",

@@ -26,7 +26,8 @@ from littleghost.mcp import (
     OutputSchemaError,
 )
 
-from ._crashes import reads_as_error, unhandled_exception
+from ._constraints import looser_schema
+from ._crashes import MAX_EXAMINED_CHARS, MAX_PARSED_CHARS, reads_as_error, unhandled_exception
 from ._faults import FaultWatch, TransportFaults
 from ._findings import KINDS, Finding, Severity, describe, show
 from ._leaks import find_leak
@@ -40,6 +41,7 @@ __all__ = [
     "Outcome",
     "Probe",
     "call_once",
+    "judged_value",
 ]
 
 FAULT_GRACE_SECONDS = 1.0
@@ -76,7 +78,9 @@ class Outcome:
     """How the server answered one call, and the findings it makes.
 
     ``said`` is the text of an error answer (``isError``, JSON-RPC, or a success that
-    reads as an error), bounded.
+    reads as an error), bounded. ``text`` is any answer's text, up to
+    ``MAX_EXAMINED_CHARS`` and one more (a longer one is cut), to compare answers
+    with (``_hollow``); ``refused`` says the answer was a refusal.
     """
 
     answer: Answer
@@ -85,6 +89,8 @@ class Outcome:
     crashed: bool = False
     timed_out: bool = False
     said: str | None = None
+    text: str | None = None
+    refused: bool = False
 
 
 @dataclass
@@ -154,6 +160,7 @@ class _Judge:
         self.duration = duration
         self.strict = strict
         self.tool_name = server_name(tool)
+        self.schema = tool.input_schema
         self.in_process = getattr(tool, "mcp_tool", None) is None
 
     def finding(
@@ -176,20 +183,21 @@ class _Judge:
 
     def success(self, value: Any) -> Outcome:
         value = value.value if isinstance(value, lg.Result) else value
+        text = _text(value)
         shown = show(value)[:MAX_SHOWN_CHARS]
         why = reads_as_error(value, self.tool_name)
         if self.probe.valid:
             if why is None:
-                return self.outcome("success")
+                return self.answered(self.outcome("success"), text, refused=False)
             outcome = self.outcome(
                 "success",
                 self.finding("error_as_success", "a success that reads as one", f"{why}: {shown}"),
             )
             outcome.said = shown  # the refusal an ``unexercised`` warning quotes
-            return outcome
+            return self.answered(outcome, text, refused=True)
         if why is not None:
             # A refusal in the server's own words, flagged or not: nothing was accepted.
-            return self.outcome("success")
+            return self.answered(self.outcome("success"), text, refused=True)
         expected = (
             f"a refusal (isError or a JSON-RPC error): the input breaks "
             f"{self.probe.keyword!r} at {self.probe.path}"
@@ -215,7 +223,7 @@ class _Judge:
             if not isinstance(error, JSONRPCError):
                 text = str(error)
                 leaked = self.leaks(text, None)
-                return self.refused("is_error", text, leaked, *self.is_error(text))
+                return self.refused("is_error", text, leaked, *self.is_error(text, bool(leaked)))
             # An unhandled-exception message is hidden from models (``ServerError``);
             # the engine judges what the server really sent.
             text = error.server_message
@@ -227,7 +235,7 @@ class _Judge:
             rpc = self.finding("jsonrpc_error", "a result (isError at most)", said)
             outcome = self.outcome("jsonrpc_error", rpc, *leaked)
             outcome.said = said
-            return outcome
+            return self.answered(outcome, text, refused=True)
         if isinstance(error, lg.ProtocolError):
             message = str(error)
             kind = "output_schema" if isinstance(error, OutputSchemaError) else "malformed_result"
@@ -268,20 +276,37 @@ class _Judge:
         """An error answer: its findings, and its text to quote if nothing ever succeeds."""
         outcome = self.outcome(answer, *findings, *leaked)
         outcome.said = "withheld: it leaks" if leaked else text[:MAX_SHOWN_CHARS]
+        return self.answered(outcome, text, refused=True)
+
+    def answered(self, outcome: Outcome, text: str, *, refused: bool) -> Outcome:
+        """``outcome`` with the answer's text to compare (a cut one is never alike)."""
+        outcome.text = text[: MAX_EXAMINED_CHARS + 1]
+        outcome.refused = refused
         return outcome
 
-    def is_error(self, text: str) -> list[Finding]:
-        """An ``unhandled_exception`` finding if a valid input's isError text reports a crash."""
+    def is_error(self, text: str, leaked: bool) -> list[Finding]:
+        """A valid input's isError text: a crash's report (``unhandled_exception``), or a
+        refusal of a rule the schema does not state (``schema_looser_than_tool``, never
+        quoting a ``leaked`` text)."""
         if not self.probe.valid:
             return []
         sdk = unhandled_exception(text, self.tool_name)
-        if sdk is None:
+        if sdk is not None:
+            return [
+                self.finding(
+                    "unhandled_exception",
+                    "a result, or a deliberate error (isError with the tool's own message)",
+                    f"{sdk}: {text[:MAX_SHOWN_CHARS]!r}",
+                )
+            ]
+        looser = looser_schema(text, self.tool_name, self.schema, self.probe.input)
+        if looser is None or leaked:
             return []
         return [
             self.finding(
-                "unhandled_exception",
-                "a result, or a deliberate error (isError with the tool's own message)",
-                f"{sdk}: {text[:MAX_SHOWN_CHARS]!r}",
+                "schema_looser_than_tool",
+                "an inputSchema stating every rule the tool enforces",
+                looser[: MAX_SHOWN_CHARS * 2],
             )
         ]
 
@@ -302,6 +327,29 @@ class _Judge:
                     )
                 ]
         return []
+
+
+def judged_value(value: Any, result: types.CallToolResult, tool_name: str) -> Any:
+    """What the engine judges of a success: its default value (the structured content,
+    if any), unless only its text content reads as an error, then that text.
+
+    A server may put its refusal in the text a model reads and leave structured
+    content that looks fine; a ``Toolset.map_result`` of the kit returns this.
+    """
+    if result.structured_content is None or reads_as_error(value, tool_name) is not None:
+        return value
+    texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
+    text = "\n".join(texts)
+    if len(text) <= MAX_PARSED_CHARS and reads_as_error(text, tool_name) is not None:
+        return text
+    return value
+
+
+def _text(value: Any) -> str:
+    """A success's text to compare, unwrapped from ``{"result": ...}`` (the SDKs' wrapping)."""
+    if isinstance(value, dict) and len(value) == 1 and "result" in value:
+        value = value["result"]
+    return value if isinstance(value, str) else show(value)
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -8,9 +8,11 @@ shape gives it away. Each server SDK has its own shape, read from its source:
   ``Error executing tool NAME`` (a nested crash adds ``: Error executing tool
   OTHER``), a deliberate ``ToolError`` with ``Error executing tool NAME: its
   message``;
-- FastMCP 2.x answers ``Error calling tool 'NAME'``, followed by ``: `` and the
-  exception's text unless it masks error details; a deliberate ``ToolError``
-  is its message alone;
+- FastMCP 2.x and 3.x answer ``Error calling tool 'NAME'``, followed by ``: `` and
+  the exception's text unless it masks error details; a ``ToolError`` is its
+  message alone. Any other exception is worded so, a deliberate ``raise
+  ValueError("limit must be >= 1")`` too: only a message that reads as a
+  runtime failure makes it a crash (``refusal_in_crash_words`` gives the others);
 - the TypeScript SDK's ``McpServer``, the MCP Python SDK 1.x and hand-written
   low-level servers answer with the exception's text (1.x ``FastMCP`` after
   ``Error executing tool NAME: ``): a crash shows as the language runtime's
@@ -44,6 +46,8 @@ __all__ = [
     "WITHHELD_CRASH",
     "read_crash",
     "reads_as_error",
+    "refusal_in_crash_words",
+    "runtime_failure",
     "unhandled_exception",
 ]
 
@@ -103,6 +107,16 @@ _JAVASCRIPT_RUNTIME = re.compile(
 )
 """V8's own texts for the errors a tool body throws by accident (``error.message`` only)."""
 
+_PYTHON_FAILURE = re.compile(
+    r"Traceback \(most recent call last\):[\s\S]*"
+    r"|'[^'\n]{0,200}'|\"[^\"\n]{0,200}\""  # a KeyError's text: the missing key's repr
+    r"|\[Errno -?\d+\] .{1,300}"  # an OSError's
+)
+"""What else only an accident words so: a traceback, a ``KeyError``, an ``OSError``."""
+
+_EXCEPTION_CLASS = re.compile(r"[A-Z]\w{0,60}(?:Error|Exception): ")
+"""``ZeroDivisionError: `` before a message: the class a server named, not the message."""
+
 _RUNTIMES = (
     ("a Python runtime error", _PYTHON_RUNTIME),
     ("a JavaScript runtime error", _JAVASCRIPT_RUNTIME),
@@ -112,20 +126,51 @@ _RUNTIMES = (
 def unhandled_exception(text: str, tool_name: str) -> str | None:
     """Whose report of an unhandled exception ``text`` is (an ``isError`` text), or ``None``.
 
-    ``tool_name`` is the name the server lists the tool under.
+    ``tool_name`` is the name the server lists the tool under. FastMCP words any
+    exception but its ``ToolError`` as a crash, a ``raise ValueError("limit must be
+    >= 1")`` too: only a message that reads as a runtime failure (or none, or one too
+    long for a sentence) is a crash; the others are ``refusal_in_crash_words``.
     """
     fastmcp = f"Error calling tool {tool_name!r}"
-    if text == fastmcp or text.startswith(fastmcp + ": "):  # the exception's text may run long
+    if text == fastmcp:  # its details masked
         return "FastMCP (an unhandled exception)"
+    if text.startswith(fastmcp + ": "):
+        message = text[len(fastmcp) + 2 :]
+        if len(text) > MAX_EXAMINED_CHARS or runtime_failure(message, reported=True):
+            return "FastMCP (an unhandled exception)"
+        return None
     if len(text) > MAX_EXAMINED_CHARS:
         return None
     name = re.escape(tool_name)
     if re.fullmatch(rf"Error executing tool {name}(?:: Error executing tool \S+)*", text):
         return "the MCP Python SDK's MCPServer (an unhandled exception)"
-    message = text.removeprefix(f"Error executing tool {tool_name}: ")
+    return runtime_failure(text.removeprefix(f"Error executing tool {tool_name}: "))
+
+
+def refusal_in_crash_words(text: str, tool_name: str) -> str | None:
+    """The message of an exception FastMCP (2.x, 3.x) reports in a crash's words though it
+    reads as a deliberate refusal (``max_results must be an integer >= 1``), or ``None``."""
+    fastmcp = f"Error calling tool {tool_name!r}: "
+    if text.startswith(fastmcp) and unhandled_exception(text, tool_name) is None:
+        return text[len(fastmcp) :]
+    return None
+
+
+def runtime_failure(message: str, *, reported: bool = False) -> str | None:
+    """Which runtime's own words for an accident ``message`` is, or ``None``.
+
+    ``reported``: the message is an exception's, as FastMCP reports any exception
+    but its ``ToolError``: a traceback, a ``KeyError``'s or an ``OSError``'s text is
+    then an accident too, where a tool's own error text may quote one on purpose.
+    """
+    if len(message) > MAX_EXAMINED_CHARS:
+        return None
+    unnamed = _EXCEPTION_CLASS.sub("", message, count=1) if _EXCEPTION_CLASS.match(message) else ""
     for runtime, pattern in _RUNTIMES:
-        if pattern.fullmatch(message):
+        if pattern.fullmatch(message) or (unnamed and pattern.fullmatch(unnamed)):
             return runtime
+    if reported and (_PYTHON_FAILURE.fullmatch(message) or _PYTHON_FAILURE.fullmatch(unnamed)):
+        return "a Python runtime error"
     return None
 
 
@@ -161,10 +206,9 @@ def read_crash(text: str, subject: str, *, prompt: bool, made_up: bool) -> str |
     message = text
     for shape in fastmcp:
         message = message.removeprefix(shape + ": ")
-    if len(message) <= MAX_EXAMINED_CHARS:
-        for runtime, pattern in _RUNTIMES:
-            if pattern.fullmatch(message):
-                return runtime if message == text else "FastMCP (an unhandled exception)"
+    runtime = runtime_failure(message)
+    if runtime is not None:
+        return runtime if message == text else "FastMCP (an unhandled exception)"
     if text == WITHHELD_CRASH and not (prompt and made_up):
         return "the MCP Python SDK 2.x (an unhandled exception, its text withheld)"
     if made_up:
@@ -178,21 +222,26 @@ def read_crash(text: str, subject: str, *, prompt: bool, made_up: bool) -> str |
     return None
 
 
-_ERROR_PREFIX = re.compile(r"\s*error\s*:", re.IGNORECASE)
+_ERROR_PREFIX = re.compile(r"\s*(?:(?!no\b)[a-z]\w{0,30} ){0,2}error\s*:", re.IGNORECASE)
+"""``Error:``, ``Database error:``, ``Parser Error:``: a refusal's first words."""
 
 
 def reads_as_error(value: Any, tool_name: str) -> str | None:
     """Why a success's ``value`` reads as an error, or ``None``.
 
     ``{"success": false}``, a top-level ``error`` key that holds something (in
-    structured content or a JSON text), a text in a crash report's shape, or a
-    text that opens with ``Error:`` (a refusal a server forgot to flag isError).
+    structured content or a JSON text, also inside ``{"result": ...}``, the shape
+    mcp 1.x and FastMCP give a returned dict), a text in a crash report's shape, or
+    a text that opens with ``Error:`` or two words and ``error:`` (``Database
+    error:``: a refusal a server forgot to flag isError).
     """
-    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("result"), str):
-        value = value["result"]  # MCPServer's structured wrapping of a plain return value
+    if isinstance(value, dict) and len(value) == 1 and "result" in value:
+        value = value["result"]  # the SDKs' and FastMCP's structured wrapping of a return value
     if isinstance(value, str):
         if unhandled_exception(value, tool_name) is not None:
             return "its text is an unhandled exception's report"
+        if refusal_in_crash_words(value, tool_name) is not None:
+            return "its text is an exception's report"
         if _ERROR_PREFIX.match(value):
             return 'its text opens with "Error:"'
         value = _parsed(value)

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from littleghost.mcp import _Spoken
 
 __all__ = [
+    "DISCOVERY",
     "INPUT_KINDS",
     "KINDS",
     "Answers",
@@ -46,6 +47,11 @@ KINDS: dict[str, tuple[Severity, str]] = {
         "a valid input answered with the server's report of an exception its tool did not "
         "handle (its SDK's crash shape), not a deliberate error",
     ),
+    "schema_looser_than_tool": (
+        "warning",
+        "a valid input refused for a rule the inputSchema does not state (a deliberate "
+        "exception, not a crash): names the missing constraint where the refusal does",
+    ),
     "accepted_invalid": ("violation", "an input breaking the inputSchema answered with success"),
     "malformed_catalog": ("violation", "tools/list answered with a catalog that cannot be used"),
     "leaked_error_detail": (
@@ -64,7 +70,8 @@ KINDS: dict[str, tuple[Severity, str]] = {
     ),
     "unexercised": (
         "warning",
-        "no valid input got a success answer, so results were never checked",
+        "no valid input got a success answer (one that reads as an error, or answers as the "
+        "refusals do, is none), so results were never checked",
     ),
     "malformed_contents": (
         "violation",
@@ -73,6 +80,10 @@ KINDS: dict[str, tuple[Severity, str]] = {
     ),
 }
 """Every finding kind: its default severity and a one-line description."""
+
+DISCOVERY = "discovery"
+"""The ``reason`` of a listing's own report (``(tools/list)``, ``(prompts/list)``...): its
+findings are about the catalog, not about an item the server listed."""
 
 INPUT_KINDS = frozenset({"accepted_invalid", "ignored_unknown_property"})
 """Kinds about the input the server failed to refuse: grouped per broken keyword and place."""
@@ -143,18 +154,20 @@ class Answers:
     """How the server answered the valid inputs: success, ``isError``, JSON-RPC error.
 
     ``reads_as_error`` counts the successes whose content reads as an error
-    (``error_as_success``): answered, but nothing was done with the input.
+    (``error_as_success``), ``hollow`` the others that answer as a refusal does
+    (``_hollow``): answered, but nothing was done with the input.
     """
 
     success: int = 0
     is_error: int = 0
     jsonrpc_error: int = 0
     reads_as_error: int = 0
+    hollow: int = 0
 
     @property
     def worked(self) -> int:
-        """Successes that read as one."""
-        return self.success - self.reads_as_error
+        """Successes that are one: neither reading as an error nor hollow."""
+        return self.success - self.reads_as_error - self.hollow
 
     def to_json(self) -> dict[str, int]:
         return {
@@ -162,6 +175,8 @@ class Answers:
             "is_error": self.is_error,
             "jsonrpc_error": self.jsonrpc_error,
             "reads_as_error": self.reads_as_error,
+            "hollow": self.hollow,
+            "worked": self.worked,
         }
 
 
@@ -286,9 +301,14 @@ class ServerReport:
         return sum(1 for report in [*self.resources, *self.prompts] if report.called)
 
     @property
+    def listed(self) -> list[ToolReport]:
+        """The tools the server listed: ``(tools/list)``, a broken catalog's finding, is none."""
+        return [tool for tool in self.tools if tool.reason != DISCOVERY]
+
+    @property
     def checked(self) -> int:
-        """How many tools were called at all."""
-        return sum(1 for tool in self.tools if tool.called)
+        """How many listed tools were called at all."""
+        return sum(1 for tool in self.listed if tool.called)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -316,10 +336,12 @@ def unexercised(report: ToolReport, first_refusal: str | None) -> str:
     calls all went unanswered needs time (its note says so), not other inputs.
     """
     answers, valid = report.answers, report.valid_calls
-    refused = answers.is_error + answers.jsonrpc_error + answers.reads_as_error
+    refused = answers.is_error + answers.jsonrpc_error + answers.reads_as_error + answers.hollow
     as_errors = ""
     if answers.reads_as_error:
         as_errors = f", {answers.reads_as_error} successes that read as errors"
+    if answers.hollow:
+        as_errors += f", {answers.hollow} successes answered as a refusal is"
     text = (
         f"no valid call of {valid} succeeded ({answers.is_error} isError, "
         f"{answers.jsonrpc_error} JSON-RPC errors{as_errors}, {valid - refused} without an answer)"

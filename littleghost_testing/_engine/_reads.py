@@ -47,7 +47,16 @@ from littleghost.mcp import (
 
 from ._completions import MAX_COMPLETION_REQUESTS, Completions
 from ._crashes import read_crash
-from ._findings import KINDS, Finding, FindingGroup, ServerReport, Subject, ToolReport, describe
+from ._findings import (
+    DISCOVERY,
+    KINDS,
+    Finding,
+    FindingGroup,
+    ServerReport,
+    Subject,
+    ToolReport,
+    describe,
+)
 from ._leaks import find_leak
 from ._options import PROMPT_INPUTS, TEMPLATE_INPUTS, FuzzOptions
 from ._prompts import getter, messages_problem, prompt_attempts
@@ -375,7 +384,7 @@ async def _listing(session: ReadSession, report: ServerReport, listing: _Listing
         )
         subject: Subject = "prompt" if method.startswith("prompts") else "resource"
         failed = ToolReport(
-            f"({method})", reason="discovery", subject=subject, groups=[FindingGroup(finding, 1)]
+            f"({method})", reason=DISCOVERY, subject=subject, groups=[FindingGroup(finding, 1)]
         )
         (report.prompts if subject == "prompt" else report.resources).append(failed)
         session.drop()  # the next request gets a fresh connection

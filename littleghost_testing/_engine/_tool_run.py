@@ -42,6 +42,7 @@ from ._draws import GENERATION_BUDGET, Budget, OutOfBudget, draw, example_seed, 
 from ._faults import TransportFaults
 from ._findings import Finding, FindingGroup, ToolReport, show, unexercised
 from ._handoff import prompt_handoffs
+from ._hollow import Answered, hollow
 from ._inputs import is_zero_argument, schema_inputs
 from ._mutations import UNKNOWN_PROPERTY, broken_inputs
 from ._options import FuzzOptions
@@ -61,6 +62,9 @@ MAX_DRAWS_PER_EXAMPLE = 10
 
 MAX_NOTE_CHARS = 200
 """A note is one line of at most this many characters."""
+
+MAX_SHOWN_CHARS = 200
+"""How much of a hollow answer an ``unexercised`` warning quotes."""
 
 _DEFAULT_SEED = 0
 """The seed behind ``seed=None``: derandomized, the same inputs on every run."""
@@ -143,6 +147,8 @@ class _ToolRun:
         self.stop_reason: str | None = None
         self.first_refusal: str | None = None
         self.successes: list[dict[str, Any]] = []
+        self.answered: list[Answered] = []  # valid inputs' successes, to judge hollow ones
+        self.refusals: list[Answered] = []  # invalid inputs' refusals, to compare them with
         self.budget = Budget(GENERATION_BUDGET, deadline)
         self._parts: SchemaParts | None = None
         self._bases: list[Any] | None = None
@@ -359,8 +365,11 @@ class _ToolRun:
                 if any(finding.kind == "error_as_success" for finding in outcome.findings):
                     # Refused in a success's words: no base for inputs that work.
                     report.answers.reads_as_error += 1
-                elif len(self.successes) < MAX_WORKING_INPUTS and isinstance(probe.input, dict):
-                    self.successes.append(probe.input)
+                else:
+                    if outcome.text is not None:
+                        self.answered.append(Answered(probe.input, outcome.text))
+                    if len(self.successes) < MAX_WORKING_INPUTS and isinstance(probe.input, dict):
+                        self.successes.append(probe.input)
             elif outcome.answer == "is_error":
                 report.answers.is_error += 1
             elif outcome.answer == "jsonrpc_error":
@@ -368,6 +377,8 @@ class _ToolRun:
             self.first_refusal = self.first_refusal or outcome.said
         else:
             report.invalid_calls += 1
+            if outcome.refused and outcome.text is not None:
+                self.refusals.append(Answered(probe.input, outcome.text))
         for finding in outcome.findings:
             self.findings.setdefault(finding.group, []).append(finding)
             report.violations_so_far += finding.severity == "violation"
@@ -507,6 +518,10 @@ class _ToolRun:
             FindingGroup(min(found, key=_size), len(found)) for found in self.findings.values()
         ]
         report = self.report
+        alike = hollow(self.answered, self.refusals)
+        report.answers.hollow = len(alike)
+        if alike and self.first_refusal is None:
+            self.first_refusal = self.answered[alike[0]].text[:MAX_SHOWN_CHARS]
         if report.unexercised:
             groups.append(FindingGroup(self._unexercised(), 1))
         report.groups = groups

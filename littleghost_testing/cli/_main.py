@@ -1,8 +1,9 @@
 """``littleghost check``, ``call``, ``read``, ``get``, ``lock``, ``diff``, ``lint``: the commands.
 
 Exit status of ``check``: 0 no violations, 1 violations, 2 a usage or
-connection error (one line on stderr), 5 nothing checked (no tools, or every
-tool skipped), 130 interrupted (partial results printed and written).
+connection error (one line on stderr), 5 nothing checked (no tool called: none
+listed and nothing read, or every listed tool skipped, whatever was read), 130
+interrupted (partial results printed and written).
 """
 
 from __future__ import annotations
@@ -121,18 +122,19 @@ def _checked(args: Any, command: list[str]) -> int:
         return EXIT_INTERRUPTED
     if report.violation_count or catalog_failed:
         return EXIT_VIOLATIONS
-    if report.checked == 0 and report.read == 0:
+    if report.checked == 0 and (report.listed or report.read == 0):
         return _nothing(planned or [])
     return EXIT_OK
 
 
 def _dry_run(label: str, planned: Sequence[PlannedTool], checker: Checker) -> int:
-    """``--dry-run``: the tools, then what would be read; 5 when nothing would be sent."""
+    """``--dry-run``: the tools, then what would be read; 5 when no tool would be called
+    (reads count only on a server that lists no tools), as a run would exit."""
     write_plan(label, planned, sys.stdout)
     reads = checker.plan_reads()
     if reads is not None:
         write_read_plan(reads, sys.stdout)
-    if any(tool.called for tool in planned) or (reads is not None and reads.reads):
+    if any(tool.called for tool in planned) or (not planned and reads is not None and reads.reads):
         return EXIT_OK
     return _nothing(planned)
 

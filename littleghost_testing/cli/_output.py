@@ -14,7 +14,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .._engine import Finding, FindingGroup, PlannedTool, ReadPlan, ServerReport, ToolReport
+from .._engine import (
+    DISCOVERY,
+    Finding,
+    FindingGroup,
+    PlannedTool,
+    ReadPlan,
+    ServerReport,
+    ToolReport,
+)
 from ._text import command_line, json_text, plural, visible, xml_text
 
 __all__ = ["reproduce", "write_json", "write_junit", "write_plan", "write_read_plan", "write_table"]
@@ -114,7 +122,7 @@ def write_table(
             out.write(f"{name:<{width}}  skipped: {visible(tool.reason)}\n")
             continue
         answers = tool.answers
-        counts = f"{answers.success}/{answers.is_error}/{answers.jsonrpc_error}"
+        counts = f"{answers.worked}/{answers.is_error}/{answers.jsonrpc_error}"
         out.write(
             f"{name:<{width}}  {tool.calls:>5}  {counts:>14}  "
             f"{tool.distinct_violations:>10}  {tool.distinct_warnings:>8}  {tool.elapsed:>6.1f}s\n"
@@ -158,9 +166,11 @@ def _write_read_rows(reports: Sequence[ToolReport], title: str, verb: str, out: 
 
 def summary_line(report: ServerReport) -> str:
     """Distinct findings, then the calls they came from: ``2 violations, 1 warning in 21 calls``."""
-    tools, checked = len(report.tools), report.checked
+    tools, checked = len(report.listed), report.checked
     if report.violation_count:
         verdict = "FAILED"
+    elif checked == 0 and tools:  # what was read does not make up for tools never called
+        verdict = f"nothing checked: 0 of {plural(tools, 'tool')} called"
     elif checked == 0 and report.read == 0:
         verdict = "nothing checked"
     else:
@@ -173,7 +183,7 @@ def summary_line(report: ServerReport) -> str:
         (report.resources, "resource", "read", "read"),
         (report.prompts, "prompt", "got", "get"),
     ):
-        listed = [item for item in reports if item.reason != "discovery"]
+        listed = [item for item in reports if item.reason != DISCOVERY]
         if reports:
             answered = sum(1 for item in listed if item.answers.success)
             subjects += f", {plural(len(listed), noun)} ({answered} {done})"

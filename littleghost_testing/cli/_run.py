@@ -34,6 +34,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 import littleghost as lg
 
 from .._engine import (
+    DISCOVERY,
     ConnectFailed,
     Finding,
     FindingGroup,
@@ -495,7 +496,7 @@ def _catalog_finding(errors: Sequence[BaseException]) -> ToolReport:
         )
         for error in errors
     ]
-    return ToolReport("(tools/list)", reason="discovery", groups=groups)
+    return ToolReport("(tools/list)", reason=DISCOVERY, groups=groups)
 
 
 def _summary(options: FuzzOptions, workers: int, max_time: float | None) -> dict[str, Any]:

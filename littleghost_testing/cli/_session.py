@@ -7,17 +7,18 @@ result conversion and error translation apply as in an agent.
 from __future__ import annotations
 
 import contextlib
-from typing import TextIO
+from typing import Any, TextIO
 
 import anyio
 import mcp
+import mcp_types as types
 from anyio.from_thread import BlockingPortal
 
 import littleghost as lg
 import littleghost.mcp
 from littleghost.mcp import Toolset, UnusableTool
 
-from .._engine import TransportFaults
+from .._engine import TransportFaults, judged_value
 from .._targets import Target
 
 __all__ = ["DiscoveryTimeout", "Session", "heard"]
@@ -62,6 +63,17 @@ class Session:
 
             def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
                 skipped.append(error)
+
+            def map_result(
+                self,
+                value: Any,
+                *,
+                result: types.CallToolResult,
+                mcp_tool: types.Tool,
+                arguments: dict[str, Any],
+                binding: lg.Binding,
+            ) -> Any:
+                return judged_value(value, result, mcp_tool.name)  # as littleghost check judges
 
         self._toolset = CheckedServer
 

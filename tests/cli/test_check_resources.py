@@ -25,7 +25,7 @@ from mcp_types import (
     TextResourceContents,
 )
 from servers.cli_harness import FAST, run
-from servers.read_servers import sdk_broken, sdk_good, shelf
+from servers.read_servers import sdk_broken, sdk_good, shelf, unannotated
 from servers.read_sessions import tool_session
 
 import littleghost.mcp
@@ -529,6 +529,26 @@ def test_check_of_a_server_with_tools_resources_and_prompts_passes(
         "0 tools (0 checked, 0 skipped), 3 resources (3 read), 2 prompts (2 got): "
         "0 violations, 0 warnings in 0 calls, 3 reads, 3 gets: passed"
     )
+
+
+def test_reads_do_not_pass_a_server_whose_every_tool_was_skipped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 29.4: a resource read or a prompt got is no check of tools never called."""
+    assert unannotated.name == "shelf-unannotated"
+    code, out, err = run(capsys, "check", "servers.read_servers:unannotated", *FAST)
+    assert code == 5
+    assert out.splitlines()[-1] == (
+        "2 tools (0 checked, 2 skipped), 1 resource (1 read), 1 prompt (1 got): "
+        "0 violations, 0 warnings in 0 calls, 1 read, 1 get: nothing checked: 0 of 2 tools called"
+    )
+    assert err.splitlines()[-1] == (
+        "littleghost: nothing checked: all 2 tools were skipped (see the reasons above)"
+    )
+    code, _, _ = run(capsys, "check", "--dry-run", "servers.read_servers:unannotated")
+    assert code == 5
+    code, out, _ = run(capsys, "check", "servers.read_servers:unannotated", "--allow-side-effects")
+    assert code == 0 and out.splitlines()[-1].endswith(": passed")
 
 
 def test_no_resources_and_no_prompts_leave_them_out(capsys: pytest.CaptureFixture[str]) -> None:

@@ -86,7 +86,17 @@ def test_the_faulty_demo_fails_with_json_and_junit_reports(
     assert data["violation_count"] == sum(tool["violation_count"] for tool in data["tools"])
     for tool in data["tools"]:
         assert tool["called"] is True and tool["reason"]
-        assert set(tool["answers"]) == {"success", "is_error", "jsonrpc_error", "reads_as_error"}
+        assert set(tool["answers"]) == {
+            "success",
+            "is_error",
+            "jsonrpc_error",
+            "reads_as_error",
+            "hollow",
+            "worked",
+        }
+        answers = tool["answers"]
+        refused = answers["reads_as_error"] + answers["hollow"]
+        assert answers["worked"] == answers["success"] - refused
         for finding in tool["findings"]:
             assert {"kind", "valid", "keyword", "path", "input", "duration"} <= set(finding)
 
@@ -185,9 +195,13 @@ def test_tool_names_that_collide_once_made_model_safe_are_a_catalog_violation(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     report = tmp_path / "report.json"
-    code, _, err = run(capsys, "check", "cli_targets:colliding", "--json", str(report))
+    code, out, err = run(capsys, "check", "cli_targets:colliding", "--json", str(report))
     assert code == 1
     assert "Traceback" not in err
+    # Issue 29.4: the catalog's own finding is no tool the server listed.
+    assert out.splitlines()[-1] == (
+        "0 tools (0 checked, 0 skipped): 1 violation, 0 warnings in 0 calls: FAILED"
+    )
     (tool,) = json.loads(report.read_text())["tools"]
     assert tool["name"] == "(tools/list)"
     (finding,) = tool["findings"]
@@ -210,6 +224,7 @@ def test_a_tool_whose_schema_cannot_be_used_is_a_violation_and_the_others_are_ch
     assert "https://example.com/s.json" in finding["observed"]
     assert tools["lookup"]["calls"] > 0 and tools["lookup"]["violation_count"] == 0
     assert "(tools/list): malformed_catalog (violation): InvalidSchema(" in out
+    assert out.splitlines()[-1].startswith("1 tool (1 checked, 0 skipped): 1 violation, ")
 
 
 def test_a_stdio_server(capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,7 +53,8 @@ def test_nothing_to_check_exits_5_with_the_reason(
     assert code == 5
     assert "create_ticket  skipped: annotated readOnlyHint: false; --allow-side-effects" in out
     assert out.splitlines()[-1] == (
-        "3 tools (0 checked, 3 skipped): 0 violations, 0 warnings in 0 calls: nothing checked"
+        "3 tools (0 checked, 3 skipped): 0 violations, 0 warnings in 0 calls: "
+        "nothing checked: 0 of 3 tools called"
     )
     assert err.splitlines()[-1] == (
         "littleghost: nothing checked: all 3 tools were skipped (see the reasons above)"

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from littleghost_testing._engine import Answers, ToolReport
+from littleghost_testing._engine._constraints import looser_schema, missing_constraint
 from littleghost_testing._engine._crashes import (
     MAX_EXAMINED_CHARS,
     WITHHELD_CRASH,
@@ -24,6 +25,23 @@ CRASHES = [
     ),
     ("Error calling tool 'divide'", "FastMCP (an unhandled exception)"),
     ("Error calling tool 'divide': division by zero", "FastMCP (an unhandled exception)"),
+    ("Error calling tool 'divide': 'parts'", "FastMCP (an unhandled exception)"),  # KeyError
+    (
+        "Error calling tool 'divide': invalid literal for int() with base 10: 'x'",
+        "FastMCP (an unhandled exception)",
+    ),
+    (
+        "Error calling tool 'divide': [Errno 2] No such file or directory: 'a.txt'",
+        "FastMCP (an unhandled exception)",
+    ),
+    (
+        "Error calling tool 'divide': Traceback (most recent call last):\n  File \"x.py\"",
+        "FastMCP (an unhandled exception)",
+    ),
+    (
+        "Error calling tool 'divide': ZeroDivisionError: division by zero",
+        "FastMCP (an unhandled exception)",
+    ),
     ("division by zero", "a Python runtime error"),
     ("Error executing tool divide: division by zero", "a Python runtime error"),
     ("string index out of range", "a Python runtime error"),
@@ -53,6 +71,9 @@ DELIBERATE = [
     "Error executing tool divide: parts must not be zero",
     "Error executing tool other",  # another tool's name: not this tool's crash report
     "Error calling tool 'other'",
+    # FastMCP words a deliberate ValueError so too: a refusal, not a crash (issue 29.2)
+    "Error calling tool 'divide': parts must be an integer >= 1",
+    "Error calling tool 'divide': ValueError: parts must be one of 2, 4",
     "order 'ORD-1' not found",
     "MCP error -32602: Input validation error: Invalid arguments for tool divide",
     "repository is not a git repository",
@@ -147,6 +168,11 @@ def test_deliberate_read_errors_are_not_crashes(text: str, prompt: bool) -> None
         ({"error": "no such table"}, 'it has an "error"'),
         ('  {"error": {"code": 3}}', 'it has an "error"'),
         ("Error executing tool divide", "its text is an unhandled exception's report"),
+        ("Error calling tool 'divide': no such order", "its text is an exception's report"),
+        # mcp 1.x's and FastMCP's structured wrapping of a returned dict (issue 29.1)
+        ({"result": {"error": "No presentation is currently loaded"}}, 'it has an "error"'),
+        ({"result": {"success": False}}, '"success" is false'),
+        ('Database error: Parser Error: syntax error at "x"', 'its text opens with "Error:"'),
     ],
 )
 def test_successes_that_read_as_errors(value: Any, why: str) -> None:
@@ -160,6 +186,10 @@ def test_successes_that_read_as_errors(value: Any, why: str) -> None:
         {"error": None},
         {"error": ""},
         {"results": [{"error": "per-item"}]},
+        {"result": {"rows": []}},
+        {"result": None},
+        "No error: all fine",
+        "Errors found: 0",
         '{"error": null}',
         "{not json",
         "no error here",
@@ -190,3 +220,53 @@ def test_unexercised_suggests_inputs_only_when_they_could_help() -> None:
     )
     # No valid input could be sent at all: given ones would be.
     assert unexercised(_report(0), None).endswith("; give inputs that work with --inputs FILE")
+
+
+SCHEMA = {"type": "object", "properties": {"max_results": {"type": "integer"}, "q": {}}}
+
+
+@pytest.mark.parametrize(
+    ("message", "constraint"),
+    [
+        ("max_results must be an integer >= 1", "minimum: 1 at $.max_results"),
+        ("max_results must be at least 1", "minimum: 1 at $.max_results"),
+        ("q must be at most 100 characters", "maxLength: 100 at $.q"),
+        ("max_results must be between 1 and 50", "minimum: 1, maximum: 50 at $.max_results"),
+        ("give at least 2 items", "minItems: 2"),
+        ("max_results must be greater than 0", "exclusiveMinimum: 0 at $.max_results"),
+        ("max_results must be positive", "exclusiveMinimum: 0 at $.max_results"),
+        ("order must be one of: asc, desc", "enum"),
+        ("q cannot be empty", "minLength: 1 at $.q"),
+        ("q must match ^[a-z]+$", "pattern at $.q"),
+        ("q must be a string", "type: string at $.q"),
+        ("order 'ORD-1' not found", None),
+        ("the catalog is closed", None),
+    ],
+)
+def test_the_rule_a_refusal_names_is_read_from_its_words(
+    message: str, constraint: str | None
+) -> None:
+    assert missing_constraint(message, SCHEMA) == constraint
+
+
+def test_a_schema_looser_than_its_tool_is_told_only_where_a_refusal_shows_it() -> None:
+    fastmcp = "Error calling tool 'search': max_results must be an integer >= 1"
+    assert looser_schema(fastmcp, "search", SCHEMA) == (
+        f"the schema lacks minimum: 1 at $.max_results: the tool refused {fastmcp!r}"
+    )
+    unnamed = "Error calling tool 'search': the index is being rebuilt"
+    assert looser_schema(unnamed, "search", SCHEMA) == (
+        f"the schema admits an input the tool refuses: {unnamed!r}"
+    )
+    # Any other refusal only when it names a rule: "not found" is a fine answer.
+    assert looser_schema("limit must be at most 10", "search", SCHEMA) is not None
+    assert looser_schema("order 'ORD-1' not found", "search", SCHEMA) is None
+    assert looser_schema("Error calling tool 'search': division by zero", "search", SCHEMA) is None
+    # The input's own strings name no rule, its numbers may be the rule's bound.
+    echoed = "Error calling tool 'search': unexpected keyword argument 'x<5'"
+    assert looser_schema(echoed, "search", SCHEMA, {"q": "a", "x<5": 1}) == (
+        f"the schema admits an input the tool refuses: {echoed!r}"
+    )
+    assert looser_schema("max_results must be greater than 0", "search", SCHEMA, {"max_results": 0})
+    # An SDK's own validation report is not the tool's refusal.
+    assert looser_schema("1 validation error: q must be at most 3", "search", SCHEMA) is None

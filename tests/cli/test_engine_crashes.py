@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import mcp
 import pytest
 from mcp.client.stdio import StdioServerParameters
+from servers.cli_harness import run
 from servers.engine_harness import connected
 from servers.sdk_crashes import python_sdk
 
@@ -43,6 +45,63 @@ def test_mcpserver_crashes_are_violations_and_deliberate_errors_are_not(
     assert set(kinds(lookup)) == {"unexercised"}
     assert lookup.answers.is_error == lookup.valid_calls > 0
     assert echo.groups == [] and echo.answers.success == echo.valid_calls
+
+
+def test_a_deliberate_refusal_the_schema_does_not_state_is_a_warning_naming_the_rule(
+    anyio_backend: str,
+) -> None:
+    """Issue 29.2: not a crash, but a schema looser than its tool."""
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
+        top = engine.fuzz("top", FAST)
+    (looser,) = [g.example for g in top.groups if g.example.kind == "schema_looser_than_tool"]
+    assert (looser.severity, looser.valid) == ("warning", True)
+    assert looser.observed == (
+        "the schema lacks maximum: 10 at $.n: the tool refused "
+        "'Error executing tool top: n must be at most 10'"
+    )
+    assert looser.input == {"n": 11}  # shrunk
+
+
+def test_answers_alike_whatever_the_input_are_no_successes(anyio_backend: str) -> None:
+    """Issue 29.1: hollow tools are unexercised; a constant answer that is no error is not."""
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
+        reports = {
+            name: engine.fuzz(name, FAST)
+            for name in ("open_document", "slide_count", "query", "health", "echo")
+        }
+    for name in ("open_document", "slide_count", "query"):
+        report = reports[name]
+        assert report.answers.success == report.valid_calls > 0
+        assert report.answers.worked == 0 and report.unexercised, name
+        (group,) = [g for g in report.groups if g.example.kind == "unexercised"]
+        assert "; give inputs that work with --inputs FILE" in group.example.observed
+    assert reports["open_document"].answers.hollow == reports["open_document"].valid_calls
+    assert kinds(reports["open_document"])["unexercised"].endswith(
+        'the first answered "Document .docx does not exist"; '
+        "give inputs that work with --inputs FILE"
+    )
+    assert set(kinds(reports["slide_count"])) == {"error_as_success", "unexercised"}
+    assert set(kinds(reports["query"])) == {"error_as_success", "unexercised"}
+    for name in ("health", "echo"):
+        assert reports[name].groups == [], name
+        assert reports[name].answers.worked == reports[name].valid_calls > 0
+
+
+def test_a_refusal_in_the_text_content_beside_structured_content_is_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 29.1: the text a model reads is judged too, not only the structured content."""
+    report_path = tmp_path / "report.json"
+    argv = ["servers.sdk_crashes.python_sdk:split", "--json", str(report_path)]
+    code, _, _ = run(capsys, "check", *argv, "--examples", "3", "--shrink-budget", "1")
+    assert code == 0
+    (tool,) = json.loads(report_path.read_text())["tools"]
+    kinds_found = {finding["kind"]: finding for finding in tool["findings"]}
+    assert set(kinds_found) == {"error_as_success", "unexercised"}
+    assert kinds_found["error_as_success"]["observed"].startswith(
+        'its text opens with "Error:": "Error: table '
+    )
+    assert tool["answers"]["worked"] == 0
 
 
 def test_unexercised_quotes_the_first_refusal_and_suggests_inputs(anyio_backend: str) -> None:

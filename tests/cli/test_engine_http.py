@@ -101,7 +101,14 @@ def test_findings_are_shrunk_grouped_and_json(engine: Engine) -> None:
     document = json.loads(json.dumps(server.to_json()))
     entry = document["tools"][0]
     assert entry["called"] is True and entry["reason"] == "annotated readOnlyHint: true"
-    assert set(entry["answers"]) == {"success", "is_error", "jsonrpc_error", "reads_as_error"}
+    assert set(entry["answers"]) == {
+        "success",
+        "is_error",
+        "jsonrpc_error",
+        "reads_as_error",
+        "hollow",
+        "worked",
+    }
     for finding in entry["findings"]:
         assert {"kind", "valid", "keyword", "path", "input", "duration", "count"} <= set(finding)
     assert document["violation_count"] == server.violation_count > 0

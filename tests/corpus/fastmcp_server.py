@@ -1,8 +1,10 @@
-"""Planted bugs in a FastMCP 2.x server (PyPI ``fastmcp``), written as its users write one.
+"""Planted bugs in a FastMCP server (PyPI ``fastmcp``), written as its users write one.
 
-FastMCP 2.x pins ``mcp<2``, so it cannot live beside this project's SDK: run it
+The same file serves FastMCP 2.x and 3.x, which answer alike: any exception but a
+``ToolError`` as ``Error calling tool 'NAME': its text``.
+FastMCP pins ``mcp<2``, so it cannot live beside this project's SDK: run it
 from a throw-away virtual environment, ``python -m venv /tmp/fastmcp2 &&
-/tmp/fastmcp2/bin/pip install 'fastmcp<3'``, then
+/tmp/fastmcp2/bin/pip install 'fastmcp<3'`` (or ``'fastmcp-slim[server]>=3,<4'``), then
 ``/tmp/fastmcp2/bin/python tests/corpus/fastmcp_server.py`` serves it over stdio
 (``bench/kill_rate.py --fastmcp-python /tmp/fastmcp2/bin/python``). Strict
 types everywhere but the planted gap, as in ``sdk_server.py``.
@@ -14,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
-from pydantic import BeforeValidator, Field, StrictBool, StrictStr
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, StrictStr
 
 server = FastMCP("corpus-fastmcp")
 READ_ONLY = {"readOnlyHint": True}
@@ -56,6 +58,27 @@ def repeat_word(
 @server.tool(description="The columns of a table.", annotations=READ_ONLY)
 def list_columns(table: Literal["orders", "customers"]) -> dict[str, Any]:
     return {"success": False, "error": f"table {table} is locked"}  # bug: a "success" that failed
+
+
+# -- hollow answers and unstated rules (issue 29) -----------------------------------
+
+
+@server.tool(description="Search the catalog.", annotations=READ_ONLY)
+def search(query: Annotated[StrictStr, Field(max_length=40)], max_results: StrictInt) -> list[str]:
+    if max_results < 1:  # bug: a rule the schema does not state; FastMCP words it as a crash
+        raise ValueError("max_results must be an integer >= 1")
+    return [f"{query} {rank}" for rank in range(1, min(max_results, 5) + 1)]
+
+
+@server.tool(description="Run a read-only SQL query.", annotations=READ_ONLY)
+def run_query(sql: Annotated[StrictStr, Field(max_length=200)]) -> str:
+    # bug: a database refusal as the success text, to every call
+    return f'Database error: Parser Error: syntax error at or near "{sql[:4]}"'
+
+
+@server.tool(description="The titles of the open deck's slides.", annotations=READ_ONLY)
+def slide_titles(deck: Annotated[StrictStr, Field(max_length=40)]) -> Any:
+    return {"error": "No presentation is currently loaded"}  # bug: wrapped {"result": {"error"}}
 
 
 # -- controls: correct tools, no finding expected ---------------------------------

@@ -318,6 +318,33 @@ def exchange_rate(arguments: dict[str, Any]) -> CallToolResult:
     return text(str(RATES[currency]))
 
 
+# -- hollow answers and unstated rules (issue 29) -----------------------------------
+
+
+@tool(
+    "page_size",
+    "How many rows a page of a report holds.",
+    obj({"rows": {"type": INTEGER}}, "rows", closed=True),
+)
+def page_size(arguments: dict[str, Any]) -> CallToolResult:
+    rows = arguments["rows"]
+    if rows > 500:  # bug: a rule the schema does not state (no maximum: 500)
+        return CallToolResult(
+            content=[TextContent(type="text", text="rows must be no more than 500")], is_error=True
+        )
+    return text(f"{rows} rows a page")
+
+
+@tool(
+    "read_sheet",
+    "Read a saved spreadsheet.",
+    obj({"sheet": {"type": "string", "maxLength": 40}}, "sheet", closed=True),
+)
+def read_sheet(arguments: dict[str, Any]) -> CallToolResult:
+    # bug: the same refusal, as a success, to every call
+    return text(f"Spreadsheet {arguments['sheet']!r} could not be opened: no such file")
+
+
 # -- controls: correct tools, no finding expected ---------------------------------
 
 

@@ -241,6 +241,27 @@ def read_note(name: Annotated[StrictStr, Field(max_length=40)]) -> str:
     return f"Error: note {name!r} could not be read"  # bug: an error text as a success
 
 
+# -- hollow answers and unstated rules (issue 29) -----------------------------------
+
+
+@server.tool(description="The best-selling products, up to a limit.", annotations=READ_ONLY)
+def top_sellers(limit: JsonInt) -> list[str]:
+    if limit > 20:  # bug: a rule the schema does not state (no maximum: 20)
+        raise ToolError("limit must be at most 20")
+    return [f"product {rank}" for rank in range(1, max(limit, 0) + 1)]
+
+
+@server.tool(description="Open a saved report.", annotations=READ_ONLY)
+def open_report(name: Annotated[StrictStr, Field(max_length=40)]) -> str:
+    return f"Report {name}.pdf does not exist"  # bug: the same refusal, as a success, to every call
+
+
+@server.tool(description="The slides of the open deck.", annotations=READ_ONLY)
+def slide_titles(deck: Annotated[StrictStr, Field(max_length=40)]) -> dict[str, Any] | str:
+    # bug: an error in the {"result": {...}} the SDK wraps a returned dict in
+    return {"error": "No presentation is currently loaded"}
+
+
 # -- controls: correct tools, no finding expected ---------------------------------
 
 
@@ -263,6 +284,11 @@ def average(
     values: Annotated[list[Annotated[StrictFloat, Field(ge=-1e6, le=1e6)]], Field(max_length=50)],
 ) -> float:
     return sum(values) / len(values) if values else 0.0
+
+
+@server.tool(description="The state of the service, briefly or in full.", annotations=READ_ONLY)
+def service_state(detail: Literal["brief", "full"] = "brief") -> str:
+    return "all systems nominal"  # the same answer to every input: a control all the same
 
 
 @server.tool(description="The shipping zone of a country.", annotations=READ_ONLY)

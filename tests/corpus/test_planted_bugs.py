@@ -1,10 +1,11 @@
 """``littleghost check`` at default settings finds every planted bug of the corpus, on every SDK.
 
 One test per corpus server, each in its own ``littleghost check`` process: the two
-Python-SDK servers in-process (a ``module:attribute`` target), the FastMCP 2.x server
-from a venv of its own (FastMCP 2.x pins ``mcp<2``; the ``fastmcp_python`` fixture makes
-it in pytest's cache) and the TypeScript SDK server under node (``npm install`` of
-``tests/corpus/ts``, pinned by its ``package.json``), both over stdio. Every input is
+Python-SDK servers in-process (a ``module:attribute`` target), the FastMCP server
+from a venv of its own, once under FastMCP 2.x and once under 3.x (both pin ``mcp<2``;
+the ``fastmcp_python`` and ``fastmcp3_python`` fixtures make them in pytest's cache)
+and the TypeScript SDK server under node (``npm install`` of ``tests/corpus/ts``,
+pinned by its ``package.json``), all three over stdio. Every input is
 the default run's; only the hanging tool's wait is cut to ``HANG_TIMEOUT`` (it sleeps a
 minute, so it hangs either way). The same run reads the servers' resources,
 resource templates and prompts (``check`` does by default), judged alike.
@@ -24,11 +25,11 @@ import pytest
 from corpus.judge import item_key, judge, load_manifest, planted, planted_reads
 
 REPO = Path(__file__).resolve().parents[2]
-SERVERS = ("sdk", "lowlevel", "fastmcp", "typescript")
+SERVERS = ("sdk", "lowlevel", "fastmcp", "fastmcp3", "typescript")
 HANG_TIMEOUT = 2
 """Seconds ``forecast`` gets before its hang counts as a timeout (the default is 10)."""
 SLOW_START_TIMEOUT = 60
-"""``--timeout`` for the FastMCP server: importing fastmcp 2.x alone takes ~10 s on a busy
+"""``--timeout`` for the FastMCP servers: importing fastmcp 2.x alone takes ~10 s on a busy
 machine (its tools answer at once, so no call comes near it)."""
 RUN_TIMEOUT = 300
 """A run that takes longer than this is broken, not slow."""
@@ -41,7 +42,7 @@ def test_every_planted_bug_is_found_and_nothing_else(
     """Each bug tool or read gets a finding of its planted kind and no other; a control none."""
     rows = planted(load_manifest(), server)
     reads = planted_reads(load_manifest(), server)
-    options = ["--timeout", str(SLOW_START_TIMEOUT)] if server == "fastmcp" else []
+    options = ["--timeout", str(SLOW_START_TIMEOUT)] if server.startswith("fastmcp") else []
     if any(row["tool"] == "forecast" for row in rows):  # naming an unlisted tool is an error
         options += ["--tool-timeout", f"forecast={HANG_TIMEOUT}"]
     report = _check(server, [*options, *_target(server, request)], tmp_path / "report.json")
@@ -61,6 +62,8 @@ def _target(server: str, request: pytest.FixtureRequest) -> list[str]:
     names = {"{python}": sys.executable}
     if server == "fastmcp":
         names["{fastmcp_python}"] = request.getfixturevalue("fastmcp_python")
+    if server == "fastmcp3":
+        names["{fastmcp3_python}"] = request.getfixturevalue("fastmcp3_python")
     if server == "typescript":
         request.getfixturevalue("typescript_modules")  # tests/conftest.py: npm install, once
     return ["--", *(names.get(word, word) for word in spec["command"])]

@@ -2,7 +2,8 @@
 
 ``sdk_good`` is a plain SDK ``MCPServer`` whose resources and prompts all
 work; ``sdk_broken`` has one resource and one prompt that raise; ``sdk_ids``
-has templates that refuse unknown ids, each its own way. Fake servers
+has templates that refuse unknown ids, each its own way; ``unannotated`` has tools
+that no default run calls. Fake servers
 with scripted faults are made per test by ``shelf()``.
 """
 
@@ -81,6 +82,30 @@ def page(page_id: str) -> str:
     if page_id != "p1":
         raise ResourceNotFoundError(f"no page {page_id}")
     return "the first page"
+
+
+unannotated = MCPServer("shelf-unannotated", log_level="WARNING")
+"""Two tools without annotations (so ``check`` calls neither by default), a resource, a prompt."""
+
+
+@unannotated.tool()
+def shelve(title: str) -> str:
+    return f"{title} shelved."
+
+
+@unannotated.tool()
+def count_books() -> int:
+    return 3
+
+
+@unannotated.resource("docs://readme", mime_type="text/plain")
+def unannotated_readme() -> str:
+    return "Welcome."
+
+
+@unannotated.prompt()
+def recommend(topic: str) -> str:
+    return f"Recommend a book about {topic}."
 
 
 def shelf() -> FakeMCPServer:

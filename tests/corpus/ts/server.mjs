@@ -65,6 +65,29 @@ server.registerTool(
   async ({ table }) => text(JSON.stringify({ success: false, error: `table ${table} is locked` })),
 );
 
+// -- hollow answers and unstated rules (issue 29) -----------------------------------
+
+server.registerTool(
+  "top_sellers",
+  {
+    description: "The best-selling products, up to a limit.",
+    inputSchema: { limit: z.number().int() },
+    annotations: readOnly,
+  },
+  async ({ limit }) => {
+    // bug: a rule the schema does not state (no minimum: 1)
+    if (limit < 1) throw new Error("limit must be at least 1");
+    return text(Array.from({ length: Math.min(limit, 5) }, (_, rank) => `product ${rank + 1}`).join(", "));
+  },
+);
+
+server.registerTool(
+  "open_file",
+  { description: "Open a saved file.", inputSchema: { path: z.string().max(40) }, annotations: readOnly },
+  // bug: the same refusal, as a success, to every call
+  async ({ path }) => text(`File ${path} was not found in the workspace`),
+);
+
 // -- controls: correct tools, no finding expected ---------------------------------
 
 server.registerTool(

@@ -9,7 +9,7 @@ Every tool is annotated read-only, so ``check`` calls it by default.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
@@ -59,6 +59,38 @@ def echo(text: str) -> str:
     return text
 
 
+@app.tool(annotations=READ_ONLY)
+def top(n: int) -> list[int]:
+    """Refuses an n over 10 on purpose, a rule its schema does not state (issue 29.2)."""
+    if n > 10:
+        raise ToolError("n must be at most 10")
+    return list(range(max(n, 0)))
+
+
+@app.tool(annotations=READ_ONLY)
+def open_document(filename: str) -> str:
+    """Hollow: answers every call with success and the same refusal, as office-word does."""
+    return f"Document {filename}.docx does not exist"
+
+
+@app.tool(annotations=READ_ONLY)
+def slide_count(deck: str) -> dict[str, Any] | str:
+    """Hollow: an error dict the SDK wraps as ``{"result": {...}}``, as office-powerpoint's."""
+    return {"error": "No presentation is currently loaded"}
+
+
+@app.tool(annotations=READ_ONLY)
+def query(sql: str) -> str:
+    """Hollow: a database refusal as the success text, as mcp-server-duckdb's."""
+    return f'Database error: Parser Error: syntax error at or near "{sql[:5]}"'
+
+
+@app.tool(annotations=READ_ONLY)
+def health(detail: Literal["short", "long"] = "short") -> str:
+    """The control: one constant answer that reads as no error, whatever the input."""
+    return "all systems nominal"
+
+
 async def _list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     tool = types.Tool(name="crashing", input_schema=schema, annotations=READ_ONLY)
@@ -96,3 +128,21 @@ async def _call_by_hand(ctx: Any, params: Any) -> types.CallToolResult:
 
 
 by_hand = Server("planted-by-hand", on_list_tools=_list_by_hand, on_call_tool=_call_by_hand)
+
+
+async def _list_split(ctx: Any, params: Any) -> types.ListToolsResult:
+    schema = {"type": "object", "properties": {"table": {"type": "string"}}, "required": ["table"]}
+    tool = types.Tool(name="rows", input_schema=schema, annotations=READ_ONLY)
+    return types.ListToolsResult(tools=[tool])
+
+
+async def _call_split(ctx: Any, params: Any) -> types.CallToolResult:
+    table = (params.arguments or {}).get("table")
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=f"Error: table {table!r} is locked")],
+        structured_content={"rows": []},
+    )
+
+
+split = Server("planted-split", on_list_tools=_list_split, on_call_tool=_call_split)
+"""Structured content that looks fine, and a text content that says the call failed."""
