@@ -33,7 +33,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import FailedHealthCheck, Flaky, Unsatisfiable
 
 import littleghost as lg
-from littleghost._validation import SchemaValidator
+from littleghost._validation import SchemaValidator, middle_cut
 
 from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._calls import UNKNOWN_PROPERTY_KEYWORDS, Outcome, Probe, call_once
@@ -46,6 +46,7 @@ from ._inputs import is_zero_argument, schema_inputs
 from ._mutations import UNKNOWN_PROPERTY, broken_inputs
 from ._options import FuzzOptions
 from ._planning import PlannedTool, plan
+from ._shrink import probe_like, shrunk
 from ._storage import hypothesis_home
 
 __all__ = ["MAX_DRAWS_PER_EXAMPLE", "MAX_WORKING_INPUTS", "NOT_SHRUNK", "fuzz_tool"]
@@ -60,7 +61,7 @@ MAX_DRAWS_PER_EXAMPLE = 10
 """Draws per example asked for, at most: a draw may repeat an input or give none."""
 
 MAX_NOTE_CHARS = 200
-"""A note is one line of at most this many characters."""
+"""A note is one line of at most this many characters (its middle left out)."""
 
 _DEFAULT_SEED = 0
 """The seed behind ``seed=None``: derandomized, the same inputs on every run."""
@@ -162,6 +163,7 @@ class _ToolRun:
                 self._generating(self._valid_coverage)
                 self._generating(lambda: self._explore("valid", from_schema, _valid_probe))
                 self._settle()
+                self._empty_if_none_made()
             self._unknown_property()
             if _has_invalid_objects(self.schema):
                 self._generating(self._invalid_coverage)
@@ -195,6 +197,16 @@ class _ToolRun:
             elif source is not None:  # combined schema examples may lack a required key
                 first = broken[0]
                 self._note(f"{source} not sent: it breaks {first.keyword!r} at {first.path}")
+
+    def _empty_if_none_made(self) -> None:
+        """``{}``, when the schema admits it and generation made no valid input at all.
+
+        A schema generation gives up on (past a limit, or unsupported) may still
+        leave every key optional: the tool is called once rather than never.
+        """
+        if self.report.valid_calls == 0 and self.validator is not None:
+            if self.validator.is_valid({}) and self._send(Probe({}, valid=True)) is not None:
+                self._note("the one valid input sent: {}, which the schema admits")
 
     def _unknown_property(self) -> None:
         """One input that works plus a key the schema forbids: does the server refuse it?
@@ -425,10 +437,14 @@ class _ToolRun:
         return key in self.cache or (self.in_flight is not None and self.in_flight[1] == key)
 
     def _shrink_all(self) -> None:
-        """Search each shrinkable bug again, raising on it, within the shrink budget."""
+        """Shrink each bug's own input, then search each again with Hypothesis raising on it,
+        all within the shrink budget."""
         ends = time.monotonic() + self.options.shrink_budget
         # A valid input's bug first: an invalid one is already one constraint from a valid input.
         ordered = sorted(self.findings.items(), key=lambda item: not item[1][0].valid)
+        for group, found in ordered:
+            if group[0] not in NOT_SHRUNK:
+                self._shrink_found(group, min(found, key=_size), ends)
         for (kind, keyword), found in ordered:
             if kind in NOT_SHRUNK or self.report.crashed or time.monotonic() >= ends:
                 continue
@@ -446,6 +462,33 @@ class _ToolRun:
             )
             if error is not None and not isinstance(error, Flaky):
                 self._note(f"shrinking {kind} stopped: {_why(error)}")
+
+    def _shrink_found(self, group: tuple[str, str | None], like: Finding, ends: float) -> None:
+        """Shrink the smallest input found for ``group``, whatever phase found it."""
+        validator = self.validator
+        if validator is None or self.report.crashed:
+            return
+        body = self._shrinker(group, ends)
+
+        def allowed(value: Any) -> bool:
+            if time.monotonic() >= ends:
+                raise _Stop
+            return probe_like(validator, value, like) is not None
+
+        def fails(value: Any) -> bool:
+            probe = probe_like(validator, value, like)
+            if probe is None:
+                return False
+            try:
+                body(probe)
+            except _Found:
+                return True
+            return False
+
+        try:
+            shrunk(like.input, allowed, fails)
+        except _Stop:
+            pass  # out of budget or stopped: what was sent is among the recorded findings
 
     def _shrinker(self, group: tuple[str, str | None], ends: float) -> Callable[[Probe], None]:
         """A test body that fails on ``group`` only, so Hypothesis shrinks toward it."""
@@ -598,4 +641,4 @@ def _why(error: Exception) -> str:
 def _one_line(error: BaseException | str) -> str:
     text = str(error).strip()
     first = text.splitlines()[0] if text else type(error).__name__
-    return first[:MAX_NOTE_CHARS]
+    return middle_cut(first, MAX_NOTE_CHARS)  # a nested refusal names its cause last
