@@ -199,8 +199,9 @@ def _at(value: Any, path: Path) -> tuple[bool, Any]:
     for part in path:
         if isinstance(value, dict) and part in value:
             value = value[part]
-        elif isinstance(value, list) and isinstance(part, int) and part < len(value):
+            continue
+        if isinstance(value, list) and isinstance(part, int) and part < len(value):
             value = value[part]
-        else:
-            return False, None
+            continue
+        return False, None
     return True, value

@@ -17,6 +17,7 @@ threads (``_handoff``).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import time
@@ -204,9 +205,10 @@ class _ToolRun:
         A schema generation gives up on (past a limit, or unsupported) may still
         leave every key optional: the tool is called once rather than never.
         """
-        if self.report.valid_calls == 0 and self.validator is not None:
-            if self.validator.is_valid({}) and self._send(Probe({}, valid=True)) is not None:
-                self._note("the one valid input sent: {}, which the schema admits")
+        if self.report.valid_calls or self.validator is None or not self.validator.is_valid({}):
+            return
+        if self._send(Probe({}, valid=True)) is not None:
+            self._note("the one valid input sent: {}, which the schema admits")
 
     def _unknown_property(self) -> None:
         """One input that works plus a key the schema forbids: does the server refuse it?
@@ -485,10 +487,8 @@ class _ToolRun:
                 return True
             return False
 
-        try:
+        with contextlib.suppress(_Stop):  # out of budget or stopped: what was sent is recorded
             shrunk(like.input, allowed, fails)
-        except _Stop:
-            pass  # out of budget or stopped: what was sent is among the recorded findings
 
     def _shrinker(self, group: tuple[str, str | None], ends: float) -> Callable[[Probe], None]:
         """A test body that fails on ``group`` only, so Hypothesis shrinks toward it."""
