@@ -1,4 +1,4 @@
-"""``fuzz_tool``: one tool, fuzzed from its own schema, each distinct bug shrunk by Hypothesis.
+"""``fuzz_tool``: one tool, fuzzed from its own schema, each distinct bug shrunk.
 
 Order of inputs: the schema's examples and defaults, then the caller's
 known-good inputs, then the coverage phase's valid inputs (``_coverage``),
@@ -6,8 +6,9 @@ then generated valid inputs; then invalid inputs made by breaking inputs that
 worked and the smallest and fullest valid inputs (``_mutations``), then
 generated invalid ones. Generated inputs are prefix-stable and bounded by a
 generation budget (``_draws``). Exploration records every finding and never
-raises; then each distinct bug (kind and keyword) is searched again with
-Hypothesis raising on it, so its shrinker reduces the input. Answers are
+raises; then each distinct bug's (kind and keyword) smallest input is shrunk
+itself (``_shrink``), whatever phase found it, and the bug is searched again
+with Hypothesis raising on it, so its shrinker reduces what it finds. Answers are
 cached per input, so replaying what exploration already sent costs no call,
 and a timed-out input is never sent again. While exploring, the next input is
 generated while the server answers the previous one (one call in flight at
