@@ -41,9 +41,9 @@ def probe_like(validator: SchemaValidator, value: Any, like: Finding) -> Probe |
     """
     if not isinstance(value, dict):
         return None
-    broken = validator.violations(value)
     if like.valid:
-        return None if broken else Probe(value, valid=True)
+        return Probe(value, valid=True) if validator.is_valid(value) else None
+    broken = validator.violations(value)
     if len(broken) != 1:
         return None
     keyword, path = broken[0].keyword, broken[0].path
@@ -91,7 +91,7 @@ class _Shrinker:
         if isinstance(value, bool):
             return value and self._keeps(path, False)
         if isinstance(value, int):
-            return self._toward_zero(path, value, int)
+            return self._toward(path, value, int)
         if isinstance(value, float) and math.isfinite(value):
             return self._float(path, value)
         return False
@@ -106,7 +106,11 @@ class _Shrinker:
 
     def _drop_keys(self, path: Path, value: dict[str, Any]) -> bool:
         """Every key the schema lets go at once, then each key on its own."""
-        optional = [key for key in value if self.allowed(self._without(path, value, {key}))]
+        optional = [
+            key
+            for key in value
+            if self.allowed(replaced(self.current, path, _dropped(value, {key})))
+        ]
         if len(optional) > 1 and self._keeps(path, _dropped(value, set(optional))):
             return True
         changed = False
@@ -115,9 +119,6 @@ class _Shrinker:
             if found and isinstance(now, dict) and key in now:
                 changed |= self._keeps(path, _dropped(now, {key}))
         return changed
-
-    def _without(self, path: Path, value: dict[str, Any], keys: set[str]) -> Any:
-        return replaced(self.current, path, _dropped(value, keys))
 
     def _drop_items(self, path: Path) -> bool:
         """Each item on its own, last first (a prefix was tried already)."""
@@ -131,25 +132,21 @@ class _Shrinker:
 
     def _shorten(self, path: Path, value: str | list[Any]) -> bool:
         """The shortest prefix that stays allowed and still fails."""
-        return self._toward(len(value), lambda length: value[:length], lambda n: n, path)
-
-    def _toward_zero(self, path: Path, value: int, make: Callable[[int], Any]) -> bool:
-        return self._toward(value, make, abs, path)
+        return self._toward(path, len(value), lambda length: value[:length])
 
     def _float(self, path: Path, value: float) -> bool:
         """A whole float toward zero as integers do; a fraction first dropped (``2.5`` to 2.0)."""
         if value.is_integer():
-            return self._toward_zero(path, int(value), float)
+            return self._toward(path, int(value), float)
         whole = float(math.trunc(value))
         if not self._keeps(path, whole):
             return False
         self._float(path, whole)
         return True
 
-    def _toward(
-        self, start: int, make: Callable[[int], Any], size: Callable[[int], int], path: Path
-    ) -> bool:
-        """Move the integer behind ``path`` from ``start`` toward 0, as far as the bug holds.
+    def _toward(self, path: Path, start: int, make: Callable[[int], Any]) -> bool:
+        """Move the integer behind ``path`` (a number, a length) from ``start`` toward 0, as far
+        as the bug holds.
 
         First the validator alone finds the allowed value nearest 0 (a bound's
         edge); that one is tried. If the bug does not show there, bisect
@@ -160,7 +157,7 @@ class _Shrinker:
             return self.allowed(replaced(self.current, path, make(number)))
 
         edge = 0 if allowed(0) else _last(start, 0, allowed)
-        if size(edge) >= size(start):
+        if abs(edge) >= abs(start):
             return False
         if self._keeps(path, make(edge)):
             return True
