@@ -34,7 +34,9 @@ def reported(report: ToolReport) -> dict[str, Any]:
     return {f"{g.example.kind} {g.example.keyword}": g.example.input for g in report.groups}
 
 
-@pytest.mark.parametrize(("examples", "seed"), [(20, None), (20, 2), (100, 3)])
+# Before each bug's own input was shrunk, the first two reported the coverage phase's fullest
+# input, and the third a random draw: {"n": 37200, "a": "", "c": ..., "d": "", "tag": ...}.
+@pytest.mark.parametrize(("examples", "seed"), [(20, None), (20, 2), (100, 8)])
 def test_a_bug_behind_an_optional_key_is_shrunk_to_its_smallest_input(
     gated: Engine, examples: int, seed: int | None
 ) -> None:
