@@ -19,7 +19,14 @@ from __future__ import annotations
 from ._compile import PATTERN_PROPERTIES_STEPS, compile_instance_validator
 from ._input import MAX_EXPANDED_VALUES, UNBOUNDED, first_problem, json_problem
 from ._regex_syntax import MAX_PATTERN_REPETITIONS
-from ._report import EXCERPT_CHARS, FULL_REPORT_VALUES, MAX_LISTED_VIOLATIONS, Violation, json_path
+from ._report import (
+    EXCERPT_CHARS,
+    FULL_REPORT_VALUES,
+    MAX_LISTED_VIOLATIONS,
+    Violation,
+    json_path,
+    middle_cut,
+)
 from ._schema import MAX_SCHEMA_DEPTH, schema_problem
 from ._validator import SchemaValidator
 
@@ -38,5 +45,6 @@ __all__ = [
     "first_problem",
     "json_path",
     "json_problem",
+    "middle_cut",
     "schema_problem",
 ]

@@ -12,7 +12,14 @@ from .._backtracking import KEYWORD as BACKTRACKING_KEYWORD
 from .._backtracking import TIMED_OUT
 from .._schema import SUBSCHEMA_MAP_KEYWORDS
 
-__all__ = ["EXCERPT_CHARS", "FULL_REPORT_VALUES", "MAX_LISTED_VIOLATIONS", "Violation", "json_path"]
+__all__ = [
+    "EXCERPT_CHARS",
+    "FULL_REPORT_VALUES",
+    "MAX_LISTED_VIOLATIONS",
+    "Violation",
+    "json_path",
+    "middle_cut",
+]
 
 
 # Model-facing reports of invalid input stay within a few KiB: at most this many
@@ -112,9 +119,16 @@ def _where(parts: Sequence[str | int]) -> str:
     """``json_path`` with every key excerpted (keys come from the model), and the
     middle of a long path left out."""
     path = json_path([part if isinstance(part, int) else _excerpt(part) for part in parts])
-    if len(path) <= 3 * EXCERPT_CHARS:
-        return path
-    return f"{path[:EXCERPT_CHARS]}…{path[-EXCERPT_CHARS:]}"
+    return path if len(path) <= 3 * EXCERPT_CHARS else middle_cut(path, 2 * EXCERPT_CHARS + 1)
+
+
+def middle_cut(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: a longer one keeps its start and its end (a
+    path's last key, a nested error's cause), its middle left out and marked."""
+    if len(text) <= limit:
+        return text
+    tail = (limit - 1) // 2
+    return f"{text[: limit - 1 - tail]}…{text[len(text) - tail :]}"
 
 
 def _excerpt(text: Any, limit: int = EXCERPT_CHARS) -> str:

@@ -1,4 +1,4 @@
-"""``fuzz_tool``: one tool, fuzzed from its own schema, each distinct bug shrunk by Hypothesis.
+"""``fuzz_tool``: one tool, fuzzed from its own schema, each distinct bug shrunk.
 
 Order of inputs: the schema's examples and defaults, then the caller's
 known-good inputs, then the coverage phase's valid inputs (``_coverage``),
@@ -6,8 +6,9 @@ then generated valid inputs; then invalid inputs made by breaking inputs that
 worked and the smallest and fullest valid inputs (``_mutations``), then
 generated invalid ones. Generated inputs are prefix-stable and bounded by a
 generation budget (``_draws``). Exploration records every finding and never
-raises; then each distinct bug (kind and keyword) is searched again with
-Hypothesis raising on it, so its shrinker reduces the input. Answers are
+raises; then each distinct bug's (kind and keyword) smallest input is shrunk
+itself (``_shrink``), whatever phase found it, and the bug is searched again
+with Hypothesis raising on it, so its shrinker reduces what it finds. Answers are
 cached per input, so replaying what exploration already sent costs no call,
 and a timed-out input is never sent again. While exploring, the next input is
 generated while the server answers the previous one (one call in flight at
@@ -17,6 +18,7 @@ threads (``_handoff``).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import time
@@ -33,7 +35,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import FailedHealthCheck, Flaky, Unsatisfiable
 
 import littleghost as lg
-from littleghost._validation import SchemaValidator
+from littleghost._validation import SchemaValidator, middle_cut
 
 from ..strategies import InvalidInput, SchemaError, from_schema, invalid_inputs
 from ._calls import UNKNOWN_PROPERTY_KEYWORDS, Outcome, Probe, call_once
@@ -47,6 +49,7 @@ from ._inputs import is_zero_argument, schema_inputs
 from ._mutations import UNKNOWN_PROPERTY, broken_inputs
 from ._options import FuzzOptions
 from ._planning import PlannedTool, plan
+from ._shrink import probe_like, shrunk
 from ._storage import hypothesis_home
 
 __all__ = ["MAX_DRAWS_PER_EXAMPLE", "MAX_WORKING_INPUTS", "NOT_SHRUNK", "fuzz_tool"]
@@ -61,7 +64,7 @@ MAX_DRAWS_PER_EXAMPLE = 10
 """Draws per example asked for, at most: a draw may repeat an input or give none."""
 
 MAX_NOTE_CHARS = 200
-"""A note is one line of at most this many characters."""
+"""A note is one line of at most this many characters (its middle left out)."""
 
 MAX_SHOWN_CHARS = 200
 """How much of a hollow answer an ``unexercised`` warning quotes."""
@@ -168,6 +171,7 @@ class _ToolRun:
                 self._generating(self._valid_coverage)
                 self._generating(lambda: self._explore("valid", from_schema, _valid_probe))
                 self._settle()
+                self._empty_if_none_made()
             self._unknown_property()
             if _has_invalid_objects(self.schema):
                 self._generating(self._invalid_coverage)
@@ -201,6 +205,17 @@ class _ToolRun:
             elif source is not None:  # combined schema examples may lack a required key
                 first = broken[0]
                 self._note(f"{source} not sent: it breaks {first.keyword!r} at {first.path}")
+
+    def _empty_if_none_made(self) -> None:
+        """``{}``, when the schema admits it and generation made no valid input at all.
+
+        A schema generation gives up on (past a limit, or unsupported) may still
+        leave every key optional: the tool is called once rather than never.
+        """
+        if self.report.valid_calls or self.validator is None or not self.validator.is_valid({}):
+            return
+        if self._send(Probe({}, valid=True)) is not None:
+            self._note("the one valid input sent: {}, which the schema admits")
 
     def _unknown_property(self) -> None:
         """One input that works plus a key the schema forbids: does the server refuse it?
@@ -436,10 +451,14 @@ class _ToolRun:
         return key in self.cache or (self.in_flight is not None and self.in_flight[1] == key)
 
     def _shrink_all(self) -> None:
-        """Search each shrinkable bug again, raising on it, within the shrink budget."""
+        """Shrink each bug's own input, then search each again with Hypothesis raising on it,
+        all within the shrink budget."""
         ends = time.monotonic() + self.options.shrink_budget
         # A valid input's bug first: an invalid one is already one constraint from a valid input.
         ordered = sorted(self.findings.items(), key=lambda item: not item[1][0].valid)
+        for group, found in ordered:
+            if group[0] not in NOT_SHRUNK:
+                self._shrink_found(group, min(found, key=_size), ends)
         for (kind, keyword), found in ordered:
             if kind in NOT_SHRUNK or self.report.crashed or time.monotonic() >= ends:
                 continue
@@ -457,6 +476,31 @@ class _ToolRun:
             )
             if error is not None and not isinstance(error, Flaky):
                 self._note(f"shrinking {kind} stopped: {_why(error)}")
+
+    def _shrink_found(self, group: tuple[str, str | None], like: Finding, ends: float) -> None:
+        """Shrink the smallest input found for ``group``, whatever phase found it."""
+        validator = self.validator
+        if validator is None or self.report.crashed:
+            return
+        body = self._shrinker(group, ends)
+
+        def allowed(value: Any) -> bool:
+            if time.monotonic() >= ends:
+                raise _Stop
+            return probe_like(validator, value, like) is not None
+
+        def fails(value: Any) -> bool:
+            probe = probe_like(validator, value, like)
+            if probe is None:
+                return False
+            try:
+                body(probe)
+            except _Found:
+                return True
+            return False
+
+        with contextlib.suppress(_Stop):  # out of budget or stopped: what was sent is recorded
+            shrunk(like.input, allowed, fails)
 
     def _shrinker(self, group: tuple[str, str | None], ends: float) -> Callable[[Probe], None]:
         """A test body that fails on ``group`` only, so Hypothesis shrinks toward it."""
@@ -613,4 +657,4 @@ def _why(error: Exception) -> str:
 def _one_line(error: BaseException | str) -> str:
     text = str(error).strip()
     first = text.splitlines()[0] if text else type(error).__name__
-    return first[:MAX_NOTE_CHARS]
+    return middle_cut(first, MAX_NOTE_CHARS)  # a nested refusal names its cause last

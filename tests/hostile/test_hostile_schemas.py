@@ -19,6 +19,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from littleghost_testing._engine._tool_run import MAX_NOTE_CHARS
 from littleghost_testing.strategies import from_schema
 
 from .released import released
@@ -77,6 +78,16 @@ def test_check_names_each_broken_schema_and_checks_the_others(tmp_path: Path) ->
         "no valid inputs: required property 'x' can never be valid: "
         "$ref '#/$defs/a' refers to itself"
     )
+    # Generation gives up from inside (MAX_EXPANSIONS); the note keeps that cause, and the
+    # tool is called with {}, which its schema admits.
+    expansive = tools.pop("expansive")
+    assert (expansive["valid_calls"], expansive["answers"]["success"]) == (1, 1)
+    assert (expansive["findings"], expansive["unexercised"]) == ([], False)
+    refusal, sent, _ = expansive["notes"]  # and the same for invalid inputs
+    assert refusal.startswith("no valid inputs: property 'reporting_pipeline_settings' cannot")
+    assert refusal.endswith("$refs are expanded (MAX_EXPANSIONS): too costly to generate")
+    assert len(refusal) == MAX_NOTE_CHARS and "…" in refusal
+    assert sent == "the one valid input sent: {}, which the schema admits"
     for tool in tools.values():
         assert (tool["calls"], [finding["kind"] for finding in tool["findings"]]) == (
             0,

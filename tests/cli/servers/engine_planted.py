@@ -13,7 +13,7 @@ import anyio
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True)
 
@@ -83,3 +83,40 @@ class Row(BaseModel):
 def bulk(rows: Annotated[list[Row], Field(min_length=3000)]) -> str:
     """Correct, but a random input takes seconds to draw."""
     return f"{len(rows)} rows"
+
+
+def _given(value: str | None) -> str | None:
+    """An explicit ``null`` is refused (the schema says string); an absent key stays ``None``."""
+    if value is None:
+        raise ValueError("a string is required")
+    return value
+
+
+Digit = Annotated[
+    int, Field(strict=True), WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 9})
+]
+Text = Annotated[
+    str | None, Field(strict=True), AfterValidator(_given), WithJsonSchema({"type": "string"})
+]
+
+gated = MCPServer("gated")
+
+
+@gated.tool(annotations=READ_ONLY)
+def tagged(
+    n: Digit,
+    tag: Text = None,
+    a: Text = None,
+    b: Text = None,
+    c: Text = None,
+    d: Text = None,
+    e: Text = None,
+    f: Text = None,
+    g: Text = None,
+    h: Text = None,
+) -> str:
+    """Checks ``n``'s range itself, and forgets to when ``tag`` is given: ``{"n": -1, "tag": ""}``
+    is accepted, as is any ``n`` out of range beside a ``tag`` and any other keys."""
+    if tag is None and not 0 <= n <= 9:
+        raise ToolError(f"n must be 0..9, not {n}")
+    return f"n={n}"

@@ -62,6 +62,25 @@ HOSTILE: dict[str, Any] = {
         "required": ["x"],
         "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
     },
+    # Fifty-wide recursion two optional levels down: past MAX_EXPANSIONS, refused from inside,
+    # and ``{}`` is valid all the same.
+    "expansive": {
+        "type": "object",
+        "properties": {
+            "reporting_pipeline_settings": {
+                "type": "object",
+                "properties": {
+                    "nested_output_block": {
+                        "type": "object",
+                        "properties": {
+                            f"part_{n}": {"$ref": "#/properties/reporting_pipeline_settings"}
+                            for n in range(50)
+                        },
+                    }
+                },
+            }
+        },
+    },
 }
 """Tools whose schemas no input can be made for: they answer any call with ``ok``."""
 
