@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 
 import anyio
 import mcp
-import mcp_types as types
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import settings
@@ -42,6 +41,7 @@ from ._compat import global_seed
 from ._engine import (
     DEFAULT_TIMEOUT,
     FuzzOptions,
+    JudgedToolset,
     PlannedTool,
     ReadSession,
     ServerReport,
@@ -49,7 +49,6 @@ from ._engine import (
     TransportFaults,
     check_reads,
     fuzz_tool,
-    judged_value,
     list_reads,
     plan,
 )
@@ -502,23 +501,12 @@ def _toolset(connector: _Connector, connection: _Connection) -> type[Toolset]:
     assert client is not None
     faults = connection.faults
 
-    class FuzzedTools(Toolset):
+    class FuzzedTools(JudgedToolset):
         strict = True  # a tool whose schema cannot be used fails discovery (a TargetError)
 
         def client(self, binding: lg.Binding) -> mcp.Client:
             connection.client = faults.attach(client())
             return connection.client
-
-        def map_result(
-            self,
-            value: Any,
-            *,
-            result: types.CallToolResult,
-            mcp_tool: types.Tool,
-            arguments: dict[str, Any],
-            binding: lg.Binding,
-        ) -> Any:
-            return judged_value(value, result, mcp_tool.name)  # as littleghost check judges
 
     return FuzzedTools
 

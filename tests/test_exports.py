@@ -159,6 +159,7 @@ PUBLIC = {
         "read_catalog",
         "unhandled_exception",
         "DISCOVERY",
+        "JudgedToolset",
         "judged_value",
     },
     "littleghost_testing.fake_server": {

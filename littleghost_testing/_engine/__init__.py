@@ -9,7 +9,7 @@ its prompts, read-only by the protocol, reporting each the same way. No
 printing, no exits: the CLI and pytest render the reports.
 """
 
-from ._calls import DECLINE, judged_value
+from ._calls import DECLINE, JudgedToolset, judged_value
 from ._coverage import coverage_inputs
 from ._crashes import unhandled_exception
 from ._faults import TransportFaults
@@ -55,6 +55,7 @@ __all__ = [
     "Finding",
     "FindingGroup",
     "FuzzOptions",
+    "JudgedToolset",
     "Leak",
     "PlannedRead",
     "PlannedTool",

@@ -24,6 +24,7 @@ from littleghost.mcp import (
     JSONRPCError,
     MalformedMessage,
     OutputSchemaError,
+    Toolset,
 )
 
 from ._constraints import looser_schema
@@ -334,7 +335,7 @@ def judged_value(value: Any, result: types.CallToolResult, tool_name: str) -> An
     if any), unless only its text content reads as an error, then that text.
 
     A server may put its refusal in the text a model reads and leave structured
-    content that looks fine; a ``Toolset.map_result`` of the kit returns this.
+    content that looks fine; ``JudgedToolset.map_result`` returns this.
     """
     if result.structured_content is None or reads_as_error(value, tool_name) is not None:
         return value
@@ -343,6 +344,22 @@ def judged_value(value: Any, result: types.CallToolResult, tool_name: str) -> An
     if len(text) <= MAX_PARSED_CHARS and reads_as_error(text, tool_name) is not None:
         return text
     return value
+
+
+class JudgedToolset(Toolset):
+    """A ``Toolset`` whose successes are what the engine judges (``judged_value``): the
+    base of the kit's own toolsets, so ``check`` and ``from_target`` judge alike."""
+
+    def map_result(
+        self,
+        value: Any,
+        *,
+        result: types.CallToolResult,
+        mcp_tool: types.Tool,
+        arguments: dict[str, Any],
+        binding: lg.Binding,
+    ) -> Any:
+        return judged_value(value, result, mcp_tool.name)
 
 
 def _text(value: Any) -> str:

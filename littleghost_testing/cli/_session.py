@@ -7,18 +7,17 @@ result conversion and error translation apply as in an agent.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, TextIO
+from typing import TextIO
 
 import anyio
 import mcp
-import mcp_types as types
 from anyio.from_thread import BlockingPortal
 
 import littleghost as lg
 import littleghost.mcp
 from littleghost.mcp import Toolset, UnusableTool
 
-from .._engine import TransportFaults, judged_value
+from .._engine import JudgedToolset, TransportFaults
 from .._targets import Target
 
 __all__ = ["DiscoveryTimeout", "Session", "heard"]
@@ -56,24 +55,13 @@ class Session:
         """The protocol its connections spoke: one that fell back to the handshake wins."""
         faults, skipped, session = self.faults, self.skipped, self
 
-        class CheckedServer(Toolset):
+        class CheckedServer(JudgedToolset):
             def client(self, binding: lg.Binding) -> mcp.Client:
                 session.client = faults.attach(target.client(errlog=errlog))
                 return session.client
 
             def on_tool_skipped(self, error: UnusableTool, *, binding: lg.Binding) -> None:
                 skipped.append(error)
-
-            def map_result(
-                self,
-                value: Any,
-                *,
-                result: types.CallToolResult,
-                mcp_tool: types.Tool,
-                arguments: dict[str, Any],
-                binding: lg.Binding,
-            ) -> Any:
-                return judged_value(value, result, mcp_tool.name)  # as littleghost check judges
 
         self._toolset = CheckedServer
 
