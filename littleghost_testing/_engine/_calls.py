@@ -363,9 +363,14 @@ class JudgedToolset(Toolset):
 
 
 def _text(value: Any) -> str:
-    """A success's text to compare, unwrapped from ``{"result": ...}`` (the SDKs' wrapping)."""
+    """A success's text to compare, unwrapped from ``{"result": ...}`` (the SDKs' wrapping)
+    and from any other one-key object that holds a text (filesystem's ``{"content": text}``
+    beside the same text): its lines are the answer's entries (``_hollow.py``)."""
     if isinstance(value, dict) and len(value) == 1 and "result" in value:
         value = value["result"]
+    if isinstance(value, dict) and len(value) == 1:
+        (only,) = value.values()
+        value = only if isinstance(only, str) else value
     return value if isinstance(value, str) else show(value)
 
 
