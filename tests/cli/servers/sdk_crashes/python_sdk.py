@@ -107,6 +107,20 @@ def checksums(paths: list[str]) -> str:
 
 
 @app.tool(annotations=READ_ONLY)
+def annotated_message(message_type: Literal["error", "success", "debug"]) -> str:
+    """No bug: the demo text the input chose, as server-everything's get-annotated-message."""
+    if message_type == "error":
+        return "Error: Operation failed"
+    return "Operation completed successfully" if message_type == "success" else "Debug: ok"
+
+
+@app.tool(annotations=READ_ONLY)
+def notify(level: Literal["error", "info"], user: str) -> str:
+    """Refuses every user in a success's words, whichever level the input chose."""
+    return "Error: unknown user"
+
+
+@app.tool(annotations=READ_ONLY)
 def health(detail: Literal["short", "long"] = "short") -> str:
     """The control: one constant answer that reads as no error, whatever the input."""
     return "all systems nominal"
