@@ -6,7 +6,11 @@ servers answer the probe (even ``tools/list``) and then refuse every other
 request with ``-32600`` "initialize is required" (kglite 0.21.2). Under
 ``protocol="auto"`` such a refusal makes the connection do the handshake
 every shipping client does first, on the same connection, and send the
-refused request again; ``"legacy"`` starts with the handshake, and
+refused request again. kglite also goes on wanting the stateless ``_meta``
+on every request of a connection that discovered, handshake or not: a
+request after the fallback refused with ``-32602`` naming those keys is
+sent again with them, and so is every later one (``Spoken.stateless_meta``).
+``"legacy"`` starts with the handshake, and
 ``"stateless"`` refuses to fall back at all (to test a server's stateless
 side). ``Negotiation.spoken()`` says what was spoken, for reports.
 """
@@ -54,6 +58,8 @@ class Spoken:
     stateless: bool
     refusal: str | None = None
     """The server's refusal of a stateless request that made it do the handshake."""
+    stateless_meta: bool = False
+    """Whether the server also wanted the stateless ``_meta`` after the handshake."""
 
     def __str__(self) -> str:
         if self.stateless:
@@ -61,10 +67,17 @@ class Spoken:
         text = f"{self.version} (initialize handshake)"
         if self.refusal is not None:
             text += f", after the server refused a stateless request: {self.refusal}"
+        if self.stateless_meta:
+            text += "; every request also carries the stateless _meta, which the server wants"
         return text
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "stateless": self.stateless, "refusal": self.refusal}
+        return {
+            "version": self.version,
+            "stateless": self.stateless,
+            "refusal": self.refusal,
+            "stateless_meta": self.stateless_meta,
+        }
 
 
 def configure(client: mcp.Client, protocol: Protocol) -> None:
@@ -85,6 +98,13 @@ def refuses_stateless(error: MCPError) -> bool:
     return error.code == types.INVALID_REQUEST and "initializ" in error.message.lower()
 
 
+def wants_stateless_meta(error: MCPError) -> bool:
+    """Whether a server's error names a stateless ``_meta`` key the request lacked."""
+    return error.code == types.INVALID_PARAMS and any(
+        key in error.message for key in _STATELESS_META
+    )
+
+
 class Negotiation:
     """One connection's protocol policy, and the refusal it fell back on (if any)."""
 
@@ -95,6 +115,9 @@ class Negotiation:
         """The server's words that made the connection fall back to the handshake."""
         self._lock = anyio.Lock()
         self._handshake_refused = False
+        self._stateless_meta: dict[str, Any] = {}
+        """The stateless ``_meta`` of the refused request, for a server that wants it still."""
+        self.keeps_stateless_meta = False
 
     def check_request(self, method: str) -> None:
         """Under ``"stateless"``, the SDK's fallback to ``initialize`` is refused."""
@@ -113,10 +136,37 @@ class Negotiation:
             and refuses_stateless(error)
         )
 
-    async def handshake(self, refusal: MCPError) -> bool:
+    def keeps_meta(self, error: MCPError, params: Mapping[str, Any] | None) -> bool:
+        """Whether ``error``, the answer to a request sent with ``params`` after the fallback,
+        asks for the stateless ``_meta`` too: if so, every request from now on carries it."""
+        sent = (params or {}).get("_meta") or {}
+        if (
+            self.refusal is None
+            or not self._stateless_meta
+            or types.PROTOCOL_VERSION_META_KEY in sent
+            or not wants_stateless_meta(error)
+        ):
+            return False
+        self.keeps_stateless_meta = True
+        return True
+
+    def with_meta(self, params: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+        """``params`` with the stateless ``_meta`` added, once the server wants it."""
+        if not self.keeps_stateless_meta:
+            return params
+        data = dict(params or {})
+        data["_meta"] = {**self._stateless_meta, **dict(data.get("_meta") or {})}
+        return data
+
+    async def handshake(self, refusal: MCPError, params: Mapping[str, Any] | None) -> bool:
         """Initialize on this connection, once however many requests were refused at once;
-        whether the refused request may go again (not if the server refused the handshake)."""
+        whether the refused request may go again (not if the server refused the handshake).
+
+        ``params`` are the refused request's, whose stateless ``_meta`` is kept aside."""
+        meta = dict((params or {}).get("_meta") or {})
         async with self._lock:
+            if not self._stateless_meta:
+                self._stateless_meta = {k: v for k, v in meta.items() if k in _STATELESS_META}
             session = self.client.session
             if session.discover_result is None:
                 return True  # a concurrent refusal did it already
@@ -158,4 +208,5 @@ class Negotiation:
         except RuntimeError:
             return None
         version = session.protocol_version or "unknown"
-        return Spoken(version, session.discover_result is not None, self.refusal)
+        stateless = session.discover_result is not None
+        return Spoken(version, stateless, self.refusal, self.keeps_stateless_meta)

@@ -323,13 +323,17 @@ class CheckedDispatcher:
             raise self._wire.error()
         negotiation = self._wire.negotiation
         negotiation.check_request(method)
+        params = negotiation.with_meta(params)
         try:
             raw = await self._send(method, params, opts, **kwargs)
         except MCPError as error:
-            if not (negotiation.falls_back(method, error) and await negotiation.handshake(error)):
+            if negotiation.falls_back(method, error) and await negotiation.handshake(error, params):
+                params, opts = negotiation.restamped(params, opts)
+                raw = await self._resend(method, params, opts, **kwargs)
+            elif negotiation.keeps_meta(error, params):
+                raw = await self._send(method, negotiation.with_meta(params), opts, **kwargs)
+            else:
                 raise
-            params, opts = negotiation.restamped(params, opts)
-            raw = await self._send(method, params, opts, **kwargs)
         if method == "tools/call":
             check_result(raw, self._wire.bounds)
             if "resultType" not in raw:
@@ -341,6 +345,19 @@ class CheckedDispatcher:
         elif method in LISTINGS:
             self._wire.listing(method, params, len(pydantic_core.to_json(raw)))
         return raw
+
+    async def _resend(
+        self, method: str, params: Mapping[str, Any] | None, opts: Any, **kwargs: Any
+    ) -> dict[str, Any]:
+        """A request refused statelessly, sent again after the handshake (and once more
+        with the stateless ``_meta`` if the server wants that too)."""
+        try:
+            return await self._send(method, params, opts, **kwargs)
+        except MCPError as error:
+            if not self._wire.negotiation.keeps_meta(error, params):
+                raise
+            params = self._wire.negotiation.with_meta(params)
+            return await self._send(method, params, opts, **kwargs)
 
     async def _send(
         self, method: str, params: Mapping[str, Any] | None, opts: Any, **kwargs: Any

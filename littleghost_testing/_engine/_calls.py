@@ -27,6 +27,7 @@ from littleghost.mcp import (
     Toolset,
 )
 
+from ._choices import chosen_words, reads_as_chosen
 from ._constraints import looser_schema
 from ._crashes import MAX_EXAMINED_CHARS, MAX_PARSED_CHARS, reads_as_error, unhandled_exception
 from ._faults import FaultWatch, TransportFaults
@@ -187,6 +188,9 @@ class _Judge:
         text = _text(value)
         shown = show(value)[:MAX_SHOWN_CHARS]
         why = reads_as_error(value, self.tool_name)
+        if why is not None:
+            chosen = chosen_words(self.schema, self.probe.input)
+            why = None if reads_as_chosen(value, chosen, self.tool_name) else why
         if self.probe.valid:
             if why is None:
                 return self.answered(self.outcome("success"), text, refused=False)
@@ -363,9 +367,14 @@ class JudgedToolset(Toolset):
 
 
 def _text(value: Any) -> str:
-    """A success's text to compare, unwrapped from ``{"result": ...}`` (the SDKs' wrapping)."""
+    """A success's text to compare, unwrapped from ``{"result": ...}`` (the SDKs' wrapping)
+    and from any other one-key object that holds a text (filesystem's ``{"content": text}``
+    beside the same text): its lines are the answer's entries (``_hollow.py``)."""
     if isinstance(value, dict) and len(value) == 1 and "result" in value:
         value = value["result"]
+    if isinstance(value, dict) and len(value) == 1:
+        (only,) = value.values()
+        value = only if isinstance(only, str) else value
     return value if isinstance(value, str) else show(value)
 
 

@@ -7,7 +7,12 @@ kit knows which inputs were valid and how the invalid ones were refused, so:
 - a valid input's success that reads, once its echoed values are masked out,
   exactly as the server's refusal of an invalid input was refused; or
 - one error-like answer (it says "not found", "does not exist", "failed"...)
-  given alike to ``MIN_SAME_ANSWERS`` or more different valid inputs
+  given alike to ``MIN_SAME_ANSWERS`` or more different valid inputs; or
+- a list of ``MIN_ENTRIES`` or more entries (its lines, separators aside),
+  every one of which opens with a refusal's word once the input's values are
+  masked out: per-item failures answered as one success (filesystem's
+  ``read_multiple_files``: ``PATH: Error - ENOENT ...`` per path). A list
+  with one real entry, or entries that merely mention an error, is no refusal
 
 is hollow: the valid path was never reached, and it is no success. A constant
 answer that reads as no error (``ping`` answering ``pong``, a tool without
@@ -25,10 +30,20 @@ from typing import Any
 
 from ._crashes import MAX_EXAMINED_CHARS
 
-__all__ = ["MAX_MASKED_VALUES", "MIN_SAME_ANSWERS", "Answered", "hollow", "masked"]
+__all__ = [
+    "MAX_MASKED_VALUES",
+    "MIN_ENTRIES",
+    "MIN_SAME_ANSWERS",
+    "Answered",
+    "hollow",
+    "masked",
+]
 
 MIN_SAME_ANSWERS = 3
 """Valid inputs given one error-like answer, at least, for it to be judged hollow."""
+
+MIN_ENTRIES = 2
+"""Lines an answer has, at least, for each to be judged as a per-item refusal of its own."""
 
 MAX_MASKED_VALUES = 50
 """An input's values masked out of its answer, at most (its first strings and numbers)."""
@@ -44,6 +59,9 @@ _ERROR_LIKE = re.compile(
     re.IGNORECASE,
 )
 """Words a refusal uses, in any tool's language: what makes a constant answer suspect."""
+
+_OPENS_REFUSAL = re.compile(rf"[\W_]*(?:{_ERROR_LIKE.pattern})", re.IGNORECASE)
+"""An entry whose first words are a refusal's (``: Error - ENOENT`` once a path is masked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +81,8 @@ def hollow(successes: Sequence[Answered], refusals: Sequence[Answered]) -> list[
     refused = {shape for answer in refusals if (shape := template(answer)) is not None}
     shapes = [template(answer) for answer in successes]
     counts = Counter(shape for shape in shapes if shape is not None)
+    entries = [entries_of(shape) for shape in shapes]
+    given = Counter(entry for listed in entries for entry in set(listed))
     return [
         position
         for position, shape in enumerate(shapes)
@@ -70,8 +90,24 @@ def hollow(successes: Sequence[Answered], refusals: Sequence[Answered]) -> list[
         and (
             shape in refused
             or (counts[shape] >= MIN_SAME_ANSWERS and _ERROR_LIKE.search(shape) is not None)
+            or every_entry_refused(entries[position], given)
         )
     ]
+
+
+def entries_of(shape: str | None) -> list[str]:
+    """A masked answer's entries: its lines with a letter or digit (``---`` separates)."""
+    if shape is None:
+        return []
+    return [line.strip() for line in shape.splitlines() if any(c.isalnum() for c in line)]
+
+
+def every_entry_refused(entries: Sequence[str], given: Counter[str]) -> bool:
+    """Whether each of an answer's ``entries`` opens with a refusal's word, and they are
+    ``MIN_ENTRIES`` or more or, alone, the entry is among ``MIN_SAME_ANSWERS`` answers'."""
+    if not entries or not all(_OPENS_REFUSAL.match(entry) for entry in entries):
+        return False
+    return len(entries) >= MIN_ENTRIES or given[entries[0]] >= MIN_SAME_ANSWERS
 
 
 def template(answer: Answered) -> str | None:

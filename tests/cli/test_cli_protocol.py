@@ -2,8 +2,9 @@
 
 Issue 29, points 5 and 6, against a real stdio server (``servers/negotiating.py``):
 one that answers ``server/discover`` with 2026-07-28 and ``tools/list``
-statelessly, then refuses every other request until the initialize handshake
-(kglite 0.21.2 does this); one that knows only the handshake; and one that
+statelessly, then refuses every other request until the initialize handshake,
+and then every request without the stateless ``_meta`` (kglite 0.21.2 does
+this); one that knows only the handshake; and one that
 lists a tool only to a client that can elicit (server-everything does this).
 """
 
@@ -28,6 +29,7 @@ FALLBACK = (
     "protocol: 2025-11-25 (initialize handshake), "
     "after the server refused a stateless request: initialize is required"
 )
+KEEPS_META = "; every request also carries the stateless _meta, which the server wants"
 
 
 def server(behavior: str) -> list[str]:
@@ -43,15 +45,26 @@ def test_check_falls_back_to_the_handshake_and_says_so(
     report = tmp_path / "report.json"
     code, out, err = run(capsys, "check", "--json", str(report), "--", *server("kglite"))
     assert code == 0, out + err
-    assert FALLBACK in out.splitlines()
+    assert FALLBACK + KEEPS_META in out.splitlines()
     assert "jsonrpc_error" not in out and "--inputs" not in out
     written = json.loads(report.read_text())
     assert written["protocol"] == {
         "version": "2025-11-25",
         "stateless": False,
         "refusal": "initialize is required",
+        "stateless_meta": True,
     }
     assert [tool["answers"]["jsonrpc_error"] for tool in written["tools"]] == [0]
+
+
+def test_control_a_server_content_with_the_handshake_gets_no_stateless_meta(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    code, out, err = run(capsys, "check", "--json", str(report), "--", *server("initialize-first"))
+    assert code == 0, out + err
+    assert FALLBACK in out.splitlines()
+    assert json.loads(report.read_text())["protocol"]["stateless_meta"] is False
 
 
 def test_a_server_that_takes_stateless_calls_is_spoken_to_statelessly(
@@ -65,6 +78,7 @@ def test_a_server_that_takes_stateless_calls_is_spoken_to_statelessly(
         "version": "2026-07-28",
         "stateless": True,
         "refusal": None,
+        "stateless_meta": False,
     }
 
 
@@ -75,7 +89,12 @@ def test_a_refused_handshake_leaves_the_refusal_as_the_answer_and_the_session_st
     code, out, err = run(capsys, "check", "--json", str(report), "--", *server("refuses-both"))
     assert code == 1, out + err
     written = json.loads(report.read_text())
-    assert written["protocol"] == {"version": "2026-07-28", "stateless": True, "refusal": None}
+    assert written["protocol"] == {
+        "version": "2026-07-28",
+        "stateless": True,
+        "refusal": None,
+        "stateless_meta": False,
+    }
     [echo] = written["tools"]
     assert echo["answers"]["success"] == 0 and echo["answers"]["jsonrpc_error"] > 0
     [readme] = written["resources"]

@@ -87,6 +87,32 @@ def test_answers_alike_whatever_the_input_are_no_successes(anyio_backend: str) -
         assert reports[name].answers.worked == reports[name].valid_calls > 0
 
 
+def test_a_list_answer_whose_every_entry_is_a_refusal_is_hollow(anyio_backend: str) -> None:
+    """Issue 29.1: per-item failures in one success (filesystem's read_multiple_files);
+    entries that vary with the input, one line of each opening with "error", are not."""
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
+        hollow = engine.fuzz("read_files", FAST)
+        control = engine.fuzz("checksums", FAST)
+    assert set(kinds(hollow)) == {"unexercised"}
+    assert hollow.answers.hollow == hollow.answers.success == hollow.valid_calls > 0
+    assert control.groups == []
+    assert control.answers.worked == control.valid_calls > 0
+
+
+def test_an_error_text_the_input_chose_from_the_enum_is_the_tools_output(
+    anyio_backend: str,
+) -> None:
+    """server-everything's get-annotated-message: `messageType: "error"` answers
+    `Error: Operation failed` by design; a refusal whatever the choice is still one."""
+    with connected(anyio_backend, lambda: mcp.Client(python_sdk.app)) as engine:
+        chosen = engine.fuzz("annotated_message", FAST)
+        refused = engine.fuzz("notify", FAST)
+    assert chosen.groups == []
+    assert chosen.answers.reads_as_error == 0 and chosen.answers.worked > 0
+    (finding,) = [g.example for g in refused.groups if g.example.kind == "error_as_success"]
+    assert finding.input["level"] == "info"
+
+
 def test_a_refusal_in_the_text_content_beside_structured_content_is_read(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -2,9 +2,12 @@
 
 ``python negotiating.py BEHAVIOR``:
 
-- ``kglite``: answers ``server/discover`` with 2026-07-28 and ``tools/list``
-  statelessly, then refuses every other request with ``-32600 initialize is
-  required`` until the client did the handshake (kglite 0.21.2 does this);
+- ``initialize-first``: answers ``server/discover`` with 2026-07-28 and
+  ``tools/list`` statelessly, then refuses every other request with ``-32600
+  initialize is required`` until the client did the handshake;
+- ``kglite``: as ``initialize-first``, and once it answered ``server/discover``
+  it also refuses, even after the handshake, every request without the
+  stateless ``_meta`` (``-32602``, naming the keys): kglite 0.21.2 does this;
 - ``legacy``: knows no ``server/discover`` (``-32601``), answers after ``initialize``;
 - ``by-capability``: lists its ``ask`` tool only to a client that advertises
   elicitation (server-everything registers its elicitation tools so);
@@ -47,15 +50,18 @@ class Server:
     def __init__(self, behavior: str) -> None:
         self.behavior = behavior
         self.handshake: dict[str, Any] | None = None  # the initialize params, once received
+        self.discovered = False  # whether it answered server/discover
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any] | None:
         method, params = request.get("method"), request.get("params") or {}
         if "id" not in request:
             return None
-        stateless = self.handshake is None and VERSION_KEY in (params.get("_meta") or {})
+        meta = params.get("_meta") or {}
+        stateless = self.handshake is None and VERSION_KEY in meta
         if method == "server/discover":
             if self.behavior == "legacy":
                 return {"error": {"code": -32601, "message": "Method not found"}}
+            self.discovered = True
             return {"result": self._discovered()}
         if method == "initialize":
             if self.behavior == "refuses-both":
@@ -66,6 +72,10 @@ class Server:
             return {"result": self._initialized()}
         if not stateless and self.handshake is None:
             return {"error": {"code": -32600, "message": "initialize is required"}}
+        if self.behavior == "kglite" and self.discovered and VERSION_KEY not in meta:
+            keys = f"{VERSION_KEY}, {CAPABILITIES_KEY}"
+            message = f"request _meta is missing or has malformed required fields: {keys}"
+            return {"error": {"code": -32602, "message": message}}
         if stateless and self._refused(method):
             return {"error": {"code": -32600, "message": "initialize is required"}}
         extra = COMPLETE if stateless else {}
@@ -83,7 +93,7 @@ class Server:
         return {"error": {"code": -32601, "message": "Method not found"}}
 
     def _refused(self, method: str) -> bool:
-        if self.behavior == "kglite":
+        if self.behavior in ("kglite", "initialize-first"):
             return method != "tools/list"
         return self.behavior == "refuses-both" and method == "tools/call"
 

@@ -8,13 +8,15 @@ Every tool is annotated read-only, so ``check`` calls it by default.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
 
 READ_ONLY = types.ToolAnnotations(read_only_hint=True)
 
@@ -83,6 +85,39 @@ def slide_count(deck: str) -> dict[str, Any] | str:
 def query(sql: str) -> str:
     """Hollow: a database refusal as the success text, as mcp-server-duckdb's."""
     return f'Database error: Parser Error: syntax error at or near "{sql[:5]}"'
+
+
+@app.tool(annotations=READ_ONLY)
+def read_files(paths: Annotated[list[str], Field(min_length=1)]) -> str:
+    """Hollow: each path it cannot read (none) answered as ``PATH: Error - ...`` in one
+    success, as filesystem's ``read_multiple_files`` (whose zod schema has ``.min(1)``)."""
+    return "\n---\n".join(
+        f"{path}: Error - ENOENT: no such file or directory, open '/srv/{path}'" for path in paths
+    )
+
+
+@app.tool(annotations=READ_ONLY)
+def checksums(paths: list[str]) -> str:
+    """The control: an entry per path that varies with it, and a line that merely
+    opens with "error"."""
+    return "\n---\n".join(
+        f"{path}: sha1 {hashlib.sha1(path.encode()).hexdigest()[:12]}\nerror log: empty"
+        for path in paths
+    )
+
+
+@app.tool(annotations=READ_ONLY)
+def annotated_message(message_type: Literal["error", "success", "debug"]) -> str:
+    """No bug: the demo text the input chose, as server-everything's get-annotated-message."""
+    if message_type == "error":
+        return "Error: Operation failed"
+    return "Operation completed successfully" if message_type == "success" else "Debug: ok"
+
+
+@app.tool(annotations=READ_ONLY)
+def notify(level: Literal["error", "info"], user: str) -> str:
+    """Refuses every user in a success's words, whichever level the input chose."""
+    return "Error: unknown user"
 
 
 @app.tool(annotations=READ_ONLY)
