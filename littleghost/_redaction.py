@@ -5,8 +5,8 @@ environment variable, a URL's query -- in an error message or a result. Text
 patterns cannot tell such a value from any other word; littleghost does not
 need them to, because it knows every secret it sent. A ``Redactor`` holds
 those values and the spellings a server is likely to echo them in (raw,
-JSON- and ``repr``-escaped, URL-encoded, HTML-escaped, base64), and replaces
-each occurrence with ``[redacted]``.
+JSON- and ``repr``-escaped, URL-encoded, HTML-escaped, base64, also inside
+the base64 of a longer text), and replaces each occurrence with ``[redacted]``.
 
 A value shorter than ``MIN_SECRET_CHARS`` is not a secret to hide: replacing
 ``"on"`` or ``"8080"`` everywhere would garble every answer, and a credential
@@ -116,7 +116,25 @@ def _spellings(secret: str) -> set[str]:
         html.escape(secret),
         *encoded,
         *(form.rstrip("=") for form in encoded),
+        *_base64_inside(raw),
     }
+
+
+def _base64_inside(raw: bytes) -> set[str]:
+    """``raw`` in the base64 of a longer text (a whole request line, say), at each offset.
+
+    Base64 turns 3 bytes into 4 characters, so ``raw`` has three spellings
+    inside a longer text, one per byte offset; the characters at its edges
+    mix in its neighbours' bits, so only those made of its own bits are kept.
+    """
+    forms = set()
+    for offset in range(3):
+        bits = 8 * (offset + len(raw))
+        first, last = -(-8 * offset // 6), bits // 6
+        padded = bytes(offset) + raw
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            forms.add(encode(padded).decode()[first:last])
+    return forms
 
 
 def _walk(value: Any, text: Callable[[str], str]) -> Any:

@@ -89,3 +89,23 @@ def test_an_empty_redactor_changes_nothing() -> None:
     value = {"a": ["b"]}
     assert Redactor().json(value) is value
     assert Redactor().text("anything") == "anything"
+
+
+@pytest.mark.parametrize("before", ["", "P", "PO", "POST /mcp?token="])
+@pytest.mark.parametrize("after", ["", " HTTP/1.1"])
+def test_a_secret_inside_the_base64_of_a_longer_text_is_redacted(before: str, after: str) -> None:
+    """A server echoing a whole request line in base64: the secret at any byte offset."""
+    line = base64.b64encode(f"{before}{SECRET}{after}".encode()).decode()
+    redacted = Redactor([SECRET]).text(f"received {line}")
+    assert "[redacted]" in redacted
+    # What is left around it is at most the few characters mixing the secret's bits and
+    # its neighbours': never enough to decode a whole byte of the secret by itself.
+    kept = redacted.removeprefix("received ").split("[redacted]")
+    assert len(kept) == 2
+    assert len(kept[0]) <= len(base64.b64encode(before.encode()).rstrip(b"=")) + 1
+    assert len(kept[1]) <= len(line) - len(base64.b64encode(f"{before}{SECRET}".encode())) + 4
+
+
+def test_base64_of_a_text_without_the_secret_is_left_alone() -> None:
+    line = base64.b64encode(b"POST /mcp?token=another-value-123 HTTP/1.1").decode()
+    assert Redactor([SECRET]).text(line) == line

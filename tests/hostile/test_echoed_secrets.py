@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -51,11 +52,19 @@ def spellings(secret: str) -> set[str]:
     return {secret, quote(secret, safe=""), json.dumps(secret)[1:-1], encoded}
 
 
+def decoded_base64(text: str) -> str:
+    """Each run of base64 characters in ``text``, decoded: a whole request line, say."""
+    runs = re.findall(r"[A-Za-z0-9+/]{12,}", text)
+    return "\n".join(base64.b64decode(run[: len(run) // 4 * 4]).decode("latin-1") for run in runs)
+
+
 def assert_no_secret(transport: str, *texts: str) -> None:
     everything = "\n".join(texts)
+    decoded = decoded_base64(everything)
     for secret in SECRETS[transport]:
         for spelling in spellings(secret):
             assert spelling not in everything, f"{spelling!r} leaked:\n{everything}"
+        assert secret not in decoded, f"{secret!r} leaked in base64:\n{everything}"
     basic = base64.b64encode(f"{USER}:{URL_PASSWORD}".encode()).decode()
     assert basic not in everything
     assert "[redacted]" in everything, everything

@@ -1,10 +1,11 @@
 """A hostile stdio server whose resource, template or prompt listing has no end in bytes.
 
-``python -m tests.hostile.servers.listings KIND PAGES SIZE``: ``resources/list``
+``python -m tests.hostile.servers.listings KIND PAGES SIZE [PER_PAGE]``: ``resources/list``
 (KIND ``resources``), ``resources/templates/list`` (``templates``) or
-``prompts/list`` (``prompts``) answers PAGES pages of one item each, every
-item's description SIZE bytes long; each page is within ``max_result_bytes``,
-their sum is not. The other listings are empty; its one tool is read-only.
+``prompts/list`` (``prompts``) answers PAGES pages of PER_PAGE items each (one
+by default), every item's description SIZE bytes long; each page is within
+``max_result_bytes``, their sum is not. KIND may name several, comma-separated
+(``resources,prompts``). The other listings are empty; its one tool is read-only.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ def item(kind: str, index: int, size: int) -> dict[str, Any]:
     return described
 
 
-def result(request: dict[str, Any], kind: str, pages: int, size: int) -> dict[str, Any]:
+def result(
+    request: dict[str, Any], kinds: list[str], pages: int, size: int, per_page: int
+) -> dict[str, Any]:
     method = request.get("method")
     if method == "server/discover":
         return {"result": DISCOVER | {"capabilities": CAPABILITIES}}
@@ -41,22 +44,29 @@ def result(request: dict[str, Any], kind: str, pages: int, size: int) -> dict[st
         return {"result": LISTING}
     for name, (listing, key) in METHODS.items():
         if method == listing:
-            if name != kind:
+            if name not in kinds:
                 return {"result": {key: [], **COMPLETE}}
             cursor = (request.get("params") or {}).get("cursor")
             page = int(cursor) if cursor else 0
             more = {"nextCursor": str(page + 1)} if page + 1 < pages else {}
-            return {"result": {key: [item(kind, page, size)], **more, **COMPLETE}}
+            first = page * per_page
+            items = [item(name, index, size) for index in range(first, first + per_page)]
+            return {"result": {key: items, **more, **COMPLETE}}
     return {"error": {"code": -32601, "message": "Method not found"}}
 
 
 def main() -> None:
-    kind, pages, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    kinds, pages, size = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3])
+    per_page = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:
         request = json.loads(line)
         if "id" in request:
-            answer = {"jsonrpc": "2.0", "id": request["id"], **result(request, kind, pages, size)}
+            answer = {
+                "jsonrpc": "2.0",
+                "id": request["id"],
+                **result(request, kinds, pages, size, per_page),
+            }
             out.write(json.dumps(answer).encode() + b"\n")
             out.flush()
 
