@@ -1,15 +1,16 @@
 """``from_target`` finds every planted bug of the corpus, on every SDK, on several seeds.
 
 For each corpus server a pytest run of its own (a ``pytester`` subprocess) of the test
-a user writes, ``@from_target(COMMAND).parametrize()`` with ``case.check()``, once per
+a user writes, ``@from_target(TARGET).parametrize()`` with ``case.check()``, once per
 seed of ``SEEDS`` (``--hypothesis-seed``), each with no Hypothesis database, so every
-run is a first run. Every server runs over stdio (the FastMCP ones from their venvs, as
-tests/corpus/test_planted_bugs.py runs them). What the user sees is judged, by the
-manifest and corpus/judge.py's rules: a bug's item fails with a finding of its planted
-kind when that kind is a violation, and passes with a ``FuzzWarning`` naming it when it
-is a warning; a control's item passes with no warning; any other kind on an item, in its
-failure or its warning, is a false alarm. The run's own ``conftest.py`` writes each
-item's outcome and text, and its ``FuzzWarning``s, to a JSON file.
+run is a first run. The servers run as tests/corpus/test_planted_bugs.py runs them: the
+Python-SDK ones in process (``module:attribute``), the others over stdio. What the user
+sees is judged, by the manifest and corpus/judge.py's rules: a bug's item fails with a
+finding of its planted kind when the manifest's severity for it is a violation, and
+passes with a ``FuzzWarning`` naming it when it is a warning; a control's item passes
+with no warning; any other kind on an item, in its failure or its warning, is a false
+alarm. The run's own ``conftest.py`` writes each item's outcome and text, and its
+``FuzzWarning``s, to a JSON file.
 """
 
 from __future__ import annotations
@@ -34,16 +35,6 @@ HANG_TIMEOUT = 2
 """Seconds ``forecast`` gets before its hang counts as a timeout (as in test_planted_bugs)."""
 SLOW_START_TIMEOUT = 60
 """``timeout`` for the FastMCP servers: importing fastmcp 2.x alone takes ~10 s when busy."""
-VIOLATIONS = {
-    "unhandled_exception",
-    "accepted_invalid",
-    "jsonrpc_error",
-    "output_schema",
-    "timeout",
-    "leaked_error_detail",
-    "malformed_contents",
-}
-"""The planted kinds that are violations (docs/cli.md): their items must fail."""
 
 CONFTEST = """
 import json
@@ -76,7 +67,7 @@ def pytest_sessionfinish(session):
 TESTS = """
 from littleghost_testing import from_target
 
-corpus = from_target({command!r}, cwd={cwd!r}, examples={examples}, {options})
+corpus = from_target({target!r}, examples={examples}, {options})
 
 
 @corpus.parametrize()
@@ -87,7 +78,10 @@ def test_corpus(case):
 
 @pytest.mark.parametrize("server", SERVERS)
 def test_every_planted_bug_is_found_on_every_seed(
-    server: str, request: pytest.FixtureRequest, pytester: pytest.Pytester
+    server: str,
+    request: pytest.FixtureRequest,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     rows = planted(load_manifest(), server)
     reads = planted_reads(load_manifest(), server)
@@ -96,10 +90,13 @@ def test_every_planted_bug_is_found_on_every_seed(
         options["timeout"] = SLOW_START_TIMEOUT
     if any(row["tool"] == "forecast" for row in rows):
         options["tool_timeouts"] = {"forecast": HANG_TIMEOUT}
+    target = _target(server, request)
+    if isinstance(target, list):
+        options["cwd"] = str(REPO)
     arguments = ", ".join(f"{name}={value!r}" for name, value in options.items())
-    command = _command(server, request)
+    monkeypatch.setenv("PYTHONPATH", str(REPO))  # module:attribute imports tests.corpus
     pytester.makeconftest(CONFTEST)
-    tests = TESTS.format(command=command, cwd=str(REPO), examples=EXAMPLES, options=arguments)
+    tests = TESTS.format(target=target, examples=EXAMPLES, options=arguments)
     pytester.makepyfile(test_corpus=tests)
     for seed in SEEDS:
         pytester.runpytest_subprocess("-p", "hypothesis", f"--hypothesis-seed={seed}")
@@ -114,8 +111,11 @@ def test_every_planted_bug_is_found_on_every_seed(
         assert (seed, verdict.false_alarms) == (seed, [])
 
 
-def _command(server: str, request: pytest.FixtureRequest) -> list[str]:
-    """The corpus server's stdio command, with its interpreter."""
+def _target(server: str, request: pytest.FixtureRequest) -> str | list[str]:
+    """The corpus server's ``module:attribute``, or its stdio command with its interpreter."""
+    spec = load_manifest()["servers"][server]
+    if spec["module"] is not None:
+        return spec["module"]
     names = {"{python}": sys.executable}
     if server == "fastmcp":
         names["{fastmcp_python}"] = request.getfixturevalue("fastmcp_python")
@@ -123,7 +123,7 @@ def _command(server: str, request: pytest.FixtureRequest) -> list[str]:
         names["{fastmcp3_python}"] = request.getfixturevalue("fastmcp3_python")
     if server == "typescript":
         request.getfixturevalue("typescript_modules")  # tests/conftest.py: npm install, once
-    return [names.get(word, word) for word in load_manifest()["servers"][server]["command"]]
+    return [names.get(word, word) for word in spec["command"]]
 
 
 def _param_id(row: dict[str, Any]) -> str:
@@ -149,9 +149,9 @@ def _judged(row: dict[str, Any], item: dict[str, Any]) -> Verdict:
     line = re.compile(rf"^{re.escape(name)}: ([a-z_]+) \((?:violation|warning)\)", re.MULTILINE)
     findings = [{"kind": kind} for kind in dict.fromkeys(line.findall(text))]
     verdict = judge([row], {"tools": [{"subject": subject, "name": name, "findings": findings}]})
-    failed_as_planted = row["kind"] in VIOLATIONS
-    if row["kind"] != CONTROL and item["failed"] != failed_as_planted:
-        verdict = Verdict(missed=[f"{row['server']}:{name} failed={item['failed']}"])
-    elif row["kind"] == CONTROL and item["failed"]:
-        verdict.false_alarms.append(f"{row['server']}:{name} failed: {item['text']}")
+    if row["kind"] != CONTROL and item["failed"] != (row["severity"] == "violation"):
+        verdict.missed.append(f"{row['server']}:{name} failed={item['failed']}")
+    elif row["kind"] == CONTROL and (item["failed"] or item["warnings"]):
+        said = "\n".join([item["text"], *item["warnings"]])
+        verdict.false_alarms.append(f"{row['server']}:{name} failed or warned: {said}")
     return verdict
