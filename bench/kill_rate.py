@@ -2,9 +2,10 @@
 
 Runs the real CLI (``--json``) over stdio on every corpus server in
 ``tests/corpus`` at the default settings and at ``--examples`` 5, 50 and 100,
-one run each, and judges each report by ``tests/corpus/manifest.json``: planted
-bugs found / total, false alarms (a finding on a control tool, or of another
-kind than the planted one), wall time. The FastMCP server needs an interpreter
+one run each (and once more per ``--seeds`` value, with ``--seed N``), and
+judges each report by ``tests/corpus/manifest.json``: planted bugs found /
+total, false alarms (a finding on a control tool, or of another kind than the
+planted one), wall time. The FastMCP server needs an interpreter
 with ``fastmcp<3`` (``--fastmcp-python``), the same file under FastMCP 3.x one with
 ``fastmcp-slim[server]>=3,<4`` (``--fastmcp3-python``), the TypeScript one ``npm install`` in
 ``tests/corpus/ts``; a server that cannot run is left out and said so.
@@ -24,7 +25,7 @@ own. mcp-fuzzer reads them in its ``--mode resources`` and ``--mode prompts``,
 once each per server at its defaults; a finding counts for a read when its
 target is the resource's URI or the prompt's name.
 
-    python bench/kill_rate.py [--settings default 5 50 100] [--fastmcp-python PATH]
+    python bench/kill_rate.py [--settings default 5 50 100] [--seeds 1 2] [--fastmcp-python PATH]
         [--fastmcp3-python PATH]
         [--mcp-fuzzer PATH] [-v]
 """
@@ -72,6 +73,8 @@ FUZZER_KINDS = {
 VALID_BUT_FLAGGED = "accepted_malformed on a valid input"
 FUZZER_READ_MODES = ("resources", "prompts")
 """mcp-fuzzer's modes that read resources (and templates) and get prompts."""
+SEED = ", seed "
+"""How a setting names its ``--seed``: ``default, seed 1``."""
 CORPUS = {"tools": planted, "reads": planted_reads}
 """The manifest's rows each table judges, by table."""
 
@@ -95,11 +98,14 @@ def command_for(server: str, spec: dict, options: argparse.Namespace) -> list[st
 def run_check(
     server: str, command: list[str], setting: str, folder: Path, timeout: float | None
 ) -> tuple[dict, float]:
-    report = folder / f"{server}-{setting}.json"
+    report = folder / f"{server}-{setting.replace(' ', '_')}.json"
     argv = [sys.executable, "-m", "littleghost_testing.cli", "check", "--quiet"]
     argv += ["--json", str(report)]
-    if setting != "default":
-        argv += ["--examples", setting]
+    examples, _, seed = setting.partition(SEED)
+    if examples != "default":
+        argv += ["--examples", examples]
+    if seed:
+        argv += ["--seed", seed]
     slow = server.startswith("fastmcp")
     if slow or timeout is not None:
         argv += ["--timeout", str(max(timeout or 0, SLOW_START_TIMEOUT * slow))]
@@ -203,16 +209,16 @@ def run_fuzzer_reads(
 
 def print_table(title: str, rows: list[tuple[str, Verdict, float]], verbose: bool) -> None:
     print(f"\n{title}")
-    print(f"{'setting':>14}  {'found':>7}  {'kill rate':>9}  {'false alarms':>12}  {'time':>7}")
+    print(f"{'setting':>16}  {'found':>7}  {'kill rate':>9}  {'false alarms':>12}  {'time':>7}")
     for setting, verdict, elapsed in rows:
         rate = len(verdict.found) / verdict.bugs if verdict.bugs else 0.0
         print(
-            f"{setting:>14}  {len(verdict.found):>3}/{verdict.bugs:<3}  {rate:>9.0%}  "
+            f"{setting:>16}  {len(verdict.found):>3}/{verdict.bugs:<3}  {rate:>9.0%}  "
             f"{len(verdict.false_alarms):>12}  {elapsed:>6.1f}s"
         )
         if verbose:
-            print(f"{'':>16}missed: {', '.join(verdict.missed) or '-'}")
-            print(f"{'':>16}false alarms: {', '.join(verdict.false_alarms) or '-'}")
+            print(f"{'':>18}missed: {', '.join(verdict.missed) or '-'}")
+            print(f"{'':>18}false alarms: {', '.join(verdict.false_alarms) or '-'}")
 
 
 def measure(
@@ -245,6 +251,9 @@ def measure(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--settings", nargs="*", default=list(SETTINGS), choices=SETTINGS)
+    parser.add_argument(
+        "--seeds", nargs="*", type=int, default=[], help="also run each setting with --seed N"
+    )
     parser.add_argument("--servers", nargs="+", help="corpus servers (default: all that run)")
     parser.add_argument("--fastmcp-python", help="an interpreter with fastmcp 2.x installed")
     parser.add_argument(
@@ -281,7 +290,11 @@ def main() -> None:
             lambda server, command, setting: run_check(
                 server, command, setting, folder, options.timeout
             ),
-            options.settings,
+            [
+                f"{setting}{SEED}{seed}" if seed is not None else setting
+                for setting in options.settings
+                for seed in [None, *options.seeds]
+            ],
             commands,
             manifest,
         )

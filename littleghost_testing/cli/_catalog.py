@@ -24,7 +24,7 @@ from littleghost.mcp import CatalogLock, Change, Toolset, _is_lock_file
 from .._engine import read_catalog
 from .._targets import TargetError
 from ..providers import PROVIDER_DOCS, ProviderWarning, provider_warnings
-from ._connect import ServerLog, connection_failure, target_of
+from ._connect import ServerLog, connection_failure, show_tail, target_of
 from ._text import plural, visible, xml_text
 
 __all__ = ["diff", "lint", "list_catalog", "lock", "mcp_tool_of"]
@@ -82,6 +82,7 @@ def _catalog(args: argparse.Namespace, command: list[str]) -> CatalogLock:
         errlog = log.file() if log is not None else None
         return anyio.run(list_catalog, lambda: target.client(errlog=errlog), args.timeout)
     except (lg.LittleGhostError, TimeoutError) as error:
+        show_tail(log)  # why a stdio server died, as check and call show it
         raise _Failed(connection_failure(target, error, args.timeout)) from None
     finally:
         if log is not None:

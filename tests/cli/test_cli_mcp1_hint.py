@@ -1,4 +1,5 @@
-"""A stdio server that needs mcp 1.x gets a one-line hint under its stderr tail."""
+"""A stdio server that needs mcp 1.x gets a one-line hint under its stderr tail, from every
+command that connects."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from servers.cli_harness import run_process, stdio_command
+
+from littleghost.mcp import CatalogLock
 
 MCP1_SERVER = Path(__file__).parent / "servers" / "mcp1_server.py"
 
@@ -18,11 +21,16 @@ MCP1_SERVER = Path(__file__).parent / "servers" / "mcp1_server.py"
         (["import"], "ModuleNotFoundError: No module named 'mcp.server.fastmcp'"),
     ],
 )
-@pytest.mark.parametrize("command", ["check", "call"])
+@pytest.mark.parametrize("command", ["check", "call", "lock", "diff", "lint"])
 def test_a_server_written_for_mcp1_gets_the_hint_to_install_mcp_below_2(
-    command: str, arguments: list[str], sign: str
+    command: str, arguments: list[str], sign: str, tmp_path: Path
 ) -> None:
-    words = ["call", "any", "{}"] if command == "call" else ["check"]
+    words = {
+        "call": ["call", "any", "{}"],
+        "lock": ["lock", "-o", str(tmp_path / "new.lock.json")],
+        "diff": ["diff", "--lock", str(tmp_path / "mcp.lock.json")],
+    }.get(command, [command])
+    CatalogLock.from_tools([]).write(tmp_path / "mcp.lock.json")  # diff reads it first
     done = run_process(*words, "--", sys.executable, str(MCP1_SERVER), *arguments)
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()

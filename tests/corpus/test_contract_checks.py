@@ -3,12 +3,14 @@
 What ``check_toolset`` runs for a ``ToolsetContract``'s ``test_valid_inputs`` and
 ``test_error_sanitization``, at the small budget the docs use, with a fresh
 Hypothesis database and several seeds, on every corpus SDK: the two Python-SDK
-servers in process, the TypeScript and FastMCP 2.x servers over stdio (as
+servers in process, the TypeScript, FastMCP 2.x and 3.x servers over stdio (as
 tests/corpus/test_planted_bugs.py runs them). The checks call only through the
 toolset's own validation, so a server that takes what its schema forbids
 (``accepted_invalid``, ``ignored_unknown_property``) or a success that reads as an
 error (``error_as_success``) is ``littleghost check``'s to find: those rows must
-pass here, as the controls must.
+pass here, as the controls must. So must a refusal FastMCP words as a crash
+(``schema_looser_than_tool``, a warning in ``check``): the checks read an error
+text with ``check``'s own ``unhandled_exception``.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def _toolset(server: str, request: pytest.FixtureRequest) -> type[Toolset]:
         names = {"{python}": sys.executable}
         if server == "fastmcp":
             names["{fastmcp_python}"] = request.getfixturevalue("fastmcp_python")
+        if server == "fastmcp3":
+            names["{fastmcp3_python}"] = request.getfixturevalue("fastmcp3_python")
         if server == "typescript":
             request.getfixturevalue("typescript_modules")
         target = [names.get(word, word) for word in spec["command"]]
@@ -97,7 +101,7 @@ def _judged(server: str, report: Report) -> tuple[list[str], list[str]]:
     return missed, false_alarms
 
 
-@pytest.mark.parametrize("server", ["sdk", "lowlevel", "typescript", "fastmcp"])
+@pytest.mark.parametrize("server", ["sdk", "lowlevel", "typescript", "fastmcp", "fastmcp3"])
 def test_every_planted_bug_in_reach_is_found_on_every_seed(
     server: str, request: pytest.FixtureRequest
 ) -> None:
@@ -110,3 +114,26 @@ def test_every_planted_bug_in_reach_is_found_on_every_seed(
         missed, false_alarms = _judged(server, report)
         assert (seed, missed) == (seed, [])
         assert (seed, false_alarms) == (seed, [])
+
+
+@pytest.mark.parametrize("server", ["fastmcp", "fastmcp3"])
+def test_a_refusal_fastmcp_words_as_a_crash_is_no_crash_but_a_runtime_error_is(
+    server: str, request: pytest.FixtureRequest
+) -> None:
+    """``Error calling tool 'search': max_results must be an integer >= 1`` passes
+    ``valid_inputs`` (``check``: ``schema_looser_than_tool``, a warning), where
+    ``Error calling tool 'share': integer division or modulo by zero`` fails it
+    (``check``: ``unhandled_exception``): each input sent first, on every run."""
+    refused = {"query": "books", "max_results": 0}
+    crashed = {"total_cents": 100, "people": 0}
+    report = check_toolset(
+        _toolset(server, request),
+        checks=["valid_inputs"],
+        examples={"search": [refused], "share": [crashed]},
+        max_examples=1,
+        call_timeout=HANG_TIMEOUT,
+    )
+    assert report["valid_inputs[search]"].passed, report["valid_inputs[search]"].explain()
+    crash = report["valid_inputs[share]"]
+    assert not crash.passed
+    assert "FastMCP (an unhandled exception)" in crash.explain()
