@@ -13,10 +13,13 @@ Shared by the suite's test and
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 MANIFEST = Path(__file__).with_name("manifest.json")
 CONTROL = "none"
@@ -81,3 +84,19 @@ def judge(rows: Iterable[Mapping[str, Any]], report: Mapping[str, Any]) -> Verdi
         expected = {row["kind"], *row.get("also", [])}
         verdict.false_alarms += [f"{name} {kind}" for kind in kinds if kind not in expected]
     return verdict
+
+
+def server_target(server: str, request: pytest.FixtureRequest) -> str | list[str]:
+    """A corpus server's ``module:attribute``, or its stdio command with the interpreters
+    and modules the suite installs (``tests/conftest.py``'s fixtures, once a session)."""
+    spec = load_manifest()["servers"][server]
+    if spec["module"] is not None:
+        return spec["module"]
+    names = {"{python}": sys.executable}
+    if server == "fastmcp":
+        names["{fastmcp_python}"] = request.getfixturevalue("fastmcp_python")
+    if server == "fastmcp3":
+        names["{fastmcp3_python}"] = request.getfixturevalue("fastmcp3_python")
+    if server == "typescript":
+        request.getfixturevalue("typescript_modules")  # npm install, once
+    return [names.get(word, word) for word in spec["command"]]

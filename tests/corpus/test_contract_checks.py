@@ -15,7 +15,6 @@ text with ``check``'s own ``unhandled_exception``.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ import pytest
 from hypothesis import settings
 
 import littleghost as lg
-from corpus.judge import load_manifest, planted
+from corpus.judge import load_manifest, planted, server_target
 from littleghost.mcp import Toolset, client
 from littleghost_testing.contracts import Report, check_toolset
 
@@ -60,19 +59,10 @@ def fresh_database() -> Iterator[None]:
 
 def _toolset(server: str, request: pytest.FixtureRequest) -> type[Toolset]:
     """A Toolset over one corpus server: in process for the Python SDK's, else over stdio."""
-    spec = load_manifest()["servers"][server]
-    if spec["module"] is not None:
-        module, attribute = spec["module"].split(":")
-        target: Any = getattr(__import__(module, fromlist=[attribute]), attribute)
-    else:
-        names = {"{python}": sys.executable}
-        if server == "fastmcp":
-            names["{fastmcp_python}"] = request.getfixturevalue("fastmcp_python")
-        if server == "fastmcp3":
-            names["{fastmcp3_python}"] = request.getfixturevalue("fastmcp3_python")
-        if server == "typescript":
-            request.getfixturevalue("typescript_modules")
-        target = [names.get(word, word) for word in spec["command"]]
+    target: Any = server_target(server, request)
+    if isinstance(target, str):
+        module, attribute = target.split(":")
+        target = getattr(__import__(module, fromlist=[attribute]), attribute)
 
     class CorpusTools(Toolset):
         discovery_timeout = 120.0  # importing fastmcp 2.x alone takes ~10 s on a busy machine

@@ -17,13 +17,21 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from corpus.judge import CONTROL, Verdict, item_key, judge, load_manifest, planted, planted_reads
+from corpus.judge import (
+    CONTROL,
+    Verdict,
+    item_key,
+    judge,
+    load_manifest,
+    planted,
+    planted_reads,
+    server_target,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 SERVERS = ("sdk", "lowlevel", "fastmcp", "fastmcp3", "typescript")
@@ -90,7 +98,7 @@ def test_every_planted_bug_is_found_on_every_seed(
         options["timeout"] = SLOW_START_TIMEOUT
     if any(row["tool"] == "forecast" for row in rows):
         options["tool_timeouts"] = {"forecast": HANG_TIMEOUT}
-    target = _target(server, request)
+    target = server_target(server, request)
     if isinstance(target, list):
         options["cwd"] = str(REPO)
     arguments = ", ".join(f"{name}={value!r}" for name, value in options.items())
@@ -109,21 +117,6 @@ def test_every_planted_bug_is_found_on_every_seed(
             verdict.add(_judged(row, item))
         assert (seed, verdict.missed) == (seed, [])
         assert (seed, verdict.false_alarms) == (seed, [])
-
-
-def _target(server: str, request: pytest.FixtureRequest) -> str | list[str]:
-    """The corpus server's ``module:attribute``, or its stdio command with its interpreter."""
-    spec = load_manifest()["servers"][server]
-    if spec["module"] is not None:
-        return spec["module"]
-    names = {"{python}": sys.executable}
-    if server == "fastmcp":
-        names["{fastmcp_python}"] = request.getfixturevalue("fastmcp_python")
-    if server == "fastmcp3":
-        names["{fastmcp3_python}"] = request.getfixturevalue("fastmcp3_python")
-    if server == "typescript":
-        request.getfixturevalue("typescript_modules")  # tests/conftest.py: npm install, once
-    return [names.get(word, word) for word in spec["command"]]
 
 
 def _param_id(row: dict[str, Any]) -> str:

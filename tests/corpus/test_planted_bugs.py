@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.judge import item_key, judge, load_manifest, planted, planted_reads
+from corpus.judge import item_key, judge, load_manifest, planted, planted_reads, server_target
 
 REPO = Path(__file__).resolve().parents[2]
 SERVERS = ("sdk", "lowlevel", "fastmcp", "fastmcp3", "typescript")
@@ -56,17 +56,8 @@ def test_every_planted_bug_is_found_and_nothing_else(
 
 def _target(server: str, request: pytest.FixtureRequest) -> list[str]:
     """``check``'s target arguments for one corpus server."""
-    spec = load_manifest()["servers"][server]
-    if spec["module"] is not None:
-        return [spec["module"]]
-    names = {"{python}": sys.executable}
-    if server == "fastmcp":
-        names["{fastmcp_python}"] = request.getfixturevalue("fastmcp_python")
-    if server == "fastmcp3":
-        names["{fastmcp3_python}"] = request.getfixturevalue("fastmcp3_python")
-    if server == "typescript":
-        request.getfixturevalue("typescript_modules")  # tests/conftest.py: npm install, once
-    return ["--", *(names.get(word, word) for word in spec["command"])]
+    target = server_target(server, request)
+    return [target] if isinstance(target, str) else ["--", *target]
 
 
 def _check(server: str, arguments: list[str], report: Path) -> dict:
